@@ -1,0 +1,62 @@
+"""``referee serve``: run the referee daemon (buttons → journal → games → display and console)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from pathlib import Path
+
+from referee.contests import ContestSettings
+from referee.daemon import ServeOptions, default_data_dir
+from referee.daemon import run as run_daemon
+
+NAME = "serve"
+HELP = "run the referee: the live display, the scorekeeper's console and the button inputs"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--data", type=Path, default=None,
+                        help="data folder for the journal and the console token "
+                             "(default $XDG_DATA_HOME/referee; the Pi service uses /var/lib/referee)")  # fmt: skip
+    parser.add_argument("--host", default="0.0.0.0", help="address to listen on (default all)")
+    parser.add_argument("--port", type=int, default=8080, help="port (default 8080; 0 picks a free one)")
+    parser.add_argument("--buttons", default="auto",
+                        help="auto (GPIO on a Pi, else virtual buttons), mock, gpio[,PINMAP.toml], "
+                             "or serial[:PORT] for the RP2040 button timer")  # fmt: skip
+    parser.add_argument("--call-delay", type=float, nargs=2, metavar=("MIN_S", "MAX_S"), default=(1.5, 4.0),
+                        help="random wait between arming and the call (default 1.5 4)")  # fmt: skip
+    parser.add_argument(
+        "--min-reaction-ms",
+        type=float,
+        default=100.0,
+        help="presses sooner than this after the call are false starts (default 100)",
+    )
+    parser.add_argument(
+        "--tie-window-us",
+        type=float,
+        default=None,
+        help="override the input path's tie window (microseconds)",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        contest = ContestSettings(
+            delay_min_s=args.call_delay[0],
+            delay_max_s=args.call_delay[1],
+            min_reaction_ns=int(args.min_reaction_ms * 1e6),
+            tie_window_ns=None if args.tie_window_us is None else int(args.tie_window_us * 1e3),
+        )
+        options = ServeOptions(
+            data_dir=args.data or default_data_dir(),
+            host=args.host,
+            port=args.port,
+            buttons=args.buttons,
+            contest=contest,
+        )
+        asyncio.run(run_daemon(options))
+    except ValueError as exc:
+        print(f"referee serve: {exc}", file=sys.stderr)
+        return 2
+    return 0

@@ -1,0 +1,273 @@
+"""Running a fastest-hand contest in the daemon: arm, wait, call, collect presses, close, verdict.
+
+The game says which seats contest (``engine.contest(state)``). Arming journals the contest and
+the seats held down at that moment; after a random delay the source makes the call on its own
+clock; every confirmed edge of a contesting seat is journalled as evidence as it arrives; the
+contest closes when every seat has pressed, when the winner is certain (``needs="first"``: the
+first valid press plus `decide_after_s`), or at the timeout. Then the presses are arbitrated
+(referee.arbitration) and the verdict goes to the game as a ``contest`` event.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from hardware.source import ButtonEdge, ButtonSource
+from referee.arbitration import DEFAULT_MIN_REACTION_NS, Contest, Press, PressVerdict, Release, arbitrate
+from referee.games.base import ContestRequest
+from referee.session import InputRefused, Session
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class ContestSettings:
+    delay_min_s: float = 1.5  # the call comes a random time after arming, so nobody can anticipate it
+    delay_max_s: float = 4.0
+    min_reaction_ns: int = DEFAULT_MIN_REACTION_NS
+    tie_window_ns: int | None = None  # None: the input path's own default
+    decide_after_s: float = 0.75  # how long after the first valid press a "first" contest stays open
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.delay_min_s <= self.delay_max_s:
+            raise ValueError("the call delay needs 0 ≤ minimum ≤ maximum")
+        if self.decide_after_s < 0 or self.min_reaction_ns < 0:
+            raise ValueError("contest timings cannot be negative")
+        if self.tie_window_ns is not None and self.tie_window_ns < 0:
+            raise ValueError("the tie window cannot be negative")
+
+
+@dataclass
+class _Running:
+    game_id: int
+    request: ContestRequest
+    buttons: dict[int, str]  # button number → player
+    held: frozenset[str]
+    armed_at_ns: int
+    call_t_ns: int | None = None
+    presses: list[Press] = field(default_factory=list)
+    releases: list[Release] = field(default_factory=list)
+    handles: list[asyncio.TimerHandle] = field(default_factory=list)
+    deciding: bool = False  # the close after the first valid press is scheduled
+
+
+class ContestRunner:
+    """One contest at a time. All methods run on the event loop's thread."""
+
+    def __init__(
+        self,
+        session: Session,
+        source: ButtonSource,
+        settings: ContestSettings | None = None,
+        rng: random.Random | None = None,
+    ) -> None:
+        self.session = session
+        self.source = source
+        self.settings = settings or ContestSettings()
+        self.rng = rng or random.SystemRandom()
+        self.running: _Running | None = None
+        self.last: dict[str, Any] | None = None  # the last verdict, for the display
+        self.listeners: list[Callable[[str, dict[str, Any]], None]] = []  # (kind, data): call, verdict …
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    # -- wiring ----------------------------------------------------------------------------------
+
+    def attach(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Start listening to the source; edges may arrive on any thread."""
+        self._loop = loop
+        self.source.start(lambda edge: loop.call_soon_threadsafe(self.on_edge, edge))
+
+    @property
+    def tie_window_ns(self) -> int:
+        if self.settings.tie_window_ns is not None:
+            return self.settings.tie_window_ns
+        return self.source.tie_window_ns
+
+    def _notify(self, kind: str, data: dict[str, Any]) -> None:
+        for listener in list(self.listeners):
+            try:
+                listener(kind, data)
+            except Exception:
+                log.exception("a contest listener failed")
+        self.session.changed()
+
+    def _later(self, delay_s: float, fn: Callable[[], None]) -> None:
+        assert self.running is not None and self._loop is not None
+        self.running.handles.append(self._loop.call_later(delay_s, fn))
+
+    # -- the contest -----------------------------------------------------------------------------
+
+    def arm(self) -> dict[str, Any]:
+        """Arm the contest the current game wants; the call follows after a random delay."""
+        if self._loop is None:
+            raise InputRefused("the button input is not running", status=503)
+        if self.running is not None:
+            raise InputRefused("a contest is already armed", status=409)
+        game = self.session.game()
+        request = game.fold.engine.contest(game.fold.state)
+        if request is None:
+            raise InputRefused(f"{game.fold.engine.title} is not waiting for a button contest now", 409)
+        seat_of = game.seats
+        buttons = {seat_of[name]: name for name in request.seats}
+        held_buttons = self.source.held()
+        held = frozenset(name for number, name in buttons.items() if number in held_buttons)
+        armed_at = self.source.now_ns()
+        self.session.submit(
+            {
+                "type": "arm",
+                "label": request.label,
+                "seats": list(request.seats),
+                "buttons": {name: number for number, name in buttons.items()},
+                "held": sorted(held),
+                "t_ns": armed_at,
+                "clock": self.source.clock,
+            },
+            game.id,
+        )
+        self.running = _Running(game.id, request, buttons, held, armed_at)
+        delay = self.rng.uniform(self.settings.delay_min_s, self.settings.delay_max_s)
+        self._later(delay, self._call)
+        log.info("contest armed: %s, call in %.2f s, held: %s", request.label, delay, sorted(held))
+        self._notify("armed", {"label": request.label, "held": sorted(held)})
+        return {"label": request.label, "seats": list(request.seats), "held": sorted(held)}
+
+    def cancel(self, reason: str) -> None:
+        """Void the running contest (scorekeeper's cancel, a rebooted input device …)."""
+        running = self.running
+        if running is None:
+            raise InputRefused("no contest is running", status=409)
+        self._stop()
+        try:
+            self.session.submit({"type": "void", "reason": reason}, running.game_id)
+        except InputRefused:
+            log.exception("could not journal the void")
+        log.warning("contest voided: %s", reason)
+        self.last = {"void": reason, "label": running.request.label}
+        self._notify("void", {"reason": reason})
+
+    def _stop(self) -> None:
+        if self.running is not None:
+            for handle in self.running.handles:
+                handle.cancel()
+        self.running = None
+
+    def _call(self) -> None:
+        running = self.running
+        if running is None:
+            return
+        t_ns = self.source.call()
+        try:
+            self.session.submit({"type": "call", "t_ns": t_ns, "clock": self.source.clock}, running.game_id)
+        except InputRefused as exc:
+            self._stop()
+            self.last = {"void": str(exc), "label": running.request.label}
+            self._notify("void", {"reason": str(exc)})
+            return
+        running.call_t_ns = t_ns
+        self._notify("call", {"call": running.request.call, "label": running.request.label})
+        self._later(running.request.timeout_s, lambda: self._close("timeout"))
+        self._check_close()
+
+    def on_edge(self, edge: ButtonEdge) -> None:
+        running = self.running
+        if running is None or edge.seat not in running.buttons:
+            log.debug("edge outside a contest: %s", edge)
+            return
+        if edge.clock != self.source.clock:
+            log.error("edge on clock %s during a contest on %s; ignored", edge.clock, self.source.clock)
+            return
+        name = running.buttons[edge.seat]
+        event = {
+            "type": "press" if edge.pressed else "release",
+            "seat": name,
+            "button": edge.seat,
+            "t_ns": edge.t_ns,
+            "clock": edge.clock,
+        }
+        try:
+            self.session.submit(event, running.game_id)
+        except InputRefused as exc:
+            self.cancel(f"a press could not be recorded: {exc}")
+            return
+        if edge.pressed:
+            running.presses.append(Press(name, edge.t_ns))
+        else:
+            running.releases.append(Release(name, edge.t_ns))
+        self._notify("edge", event)
+        self._check_close()
+
+    def _contest(self, running: _Running) -> Contest:
+        timeout_ns = int(running.request.timeout_s * 1e9)
+        return Contest(
+            arm_t_ns=running.call_t_ns if running.call_t_ns is not None else running.armed_at_ns,
+            seats=running.request.seats,
+            tie_window_ns=self.tie_window_ns,
+            min_reaction_ns=self.settings.min_reaction_ns,
+            timeout_ns=timeout_ns,
+            clock=self.source.clock,
+            held_at_arm=running.held,
+        )
+
+    def provisional(self) -> PressVerdict | None:
+        """The verdict if the contest closed now (for the live display)."""
+        running = self.running
+        if running is None or running.call_t_ns is None:
+            return None
+        return arbitrate(self._contest(running), running.presses, running.releases)
+
+    def _check_close(self) -> None:
+        running = self.running
+        verdict = self.provisional()
+        if running is None or verdict is None:
+            return
+        accounted = {s for entry in verdict.ranking for s in entry}
+        accounted |= set(verdict.false_starts) | set(verdict.held_at_arm)
+        if accounted >= set(running.request.seats):
+            self._close("every seat has pressed")
+        elif running.request.needs == "first" and verdict.ranking and not running.deciding:
+            # The winner is known once nobody can come within the tie window of the first press.
+            running.deciding = True
+            self._later(self.settings.decide_after_s, lambda: self._close("the first press is settled"))
+
+    def _close(self, why: str) -> None:
+        running = self.running
+        verdict = self.provisional()
+        if running is None or verdict is None:
+            return
+        self._stop()
+        payload = {"type": "contest", "label": running.request.label, "closed": why, **verdict.to_json()}
+        try:
+            step = self.session.submit(payload, running.game_id)
+        except InputRefused as exc:
+            log.error("the game refused the contest verdict: %s", exc)
+            self.last = {"verdict": verdict.to_json(), "error": str(exc), "label": running.request.label}
+            self._notify("verdict", self.last)
+            return
+        self.last = {
+            "label": running.request.label,
+            "verdict": verdict.to_json(),
+            "buttons": {name: number for number, name in running.buttons.items()},
+            "game_verdicts": [v.to_json() for v in step.verdicts],
+        }
+        log.info("contest closed (%s): %s", why, verdict.summary())
+        self._notify("verdict", self.last)
+
+    def view(self) -> dict[str, Any]:
+        running = self.running
+        live: dict[str, Any] | None = None
+        if running is not None:
+            verdict = self.provisional()
+            live = {
+                "phase": "called" if running.call_t_ns is not None else "armed",
+                "label": running.request.label,
+                "call": running.request.call,
+                "seats": list(running.request.seats),
+                "held": sorted(running.held),
+                "provisional": verdict.to_json() if verdict else None,
+            }
+        return {"running": live, "last": self.last, "tie_window_ns": self.tie_window_ns}

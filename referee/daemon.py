@@ -1,0 +1,193 @@
+"""The referee daemon: input sources → journal → engines → displays, in one asyncio process.
+
+`Referee` holds the parts; `serve` runs them with the web server, tells systemd when it is
+ready and pets the watchdog from the event loop (so a stuck loop gets the service restarted).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import signal
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from hardware.source import ButtonSource
+from referee import systemd
+from referee.contests import ContestRunner, ContestSettings
+from referee.journal import Journal, JournalError, UnavailableJournal
+from referee.pictures import timeline_svg
+from referee.session import Session
+from referee.web.live import Hub
+from referee.web.security import load_or_create_token
+
+log = logging.getLogger(__name__)
+JOURNAL_FILE = "referee.sqlite3"
+
+
+def default_data_dir() -> Path:
+    """``$XDG_DATA_HOME/referee`` (``~/.local/share/referee``); the Pi's service passes /var/lib/referee."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "referee"
+
+
+@dataclass(frozen=True)
+class ServeOptions:
+    data_dir: Path
+    host: str = "0.0.0.0"
+    port: int = 8080
+    buttons: str = "auto"  # auto | mock | gpio | serial[:PORT]
+    contest: ContestSettings = field(default_factory=ContestSettings)
+    max_body_bytes: int = 64 * 1024
+
+
+class Referee:
+    """Everything the web layer and the hardware talk to."""
+
+    def __init__(self, data_dir: Path, source: ButtonSource, settings: ContestSettings | None = None) -> None:
+        self.data_dir = data_dir
+        self.started = time.monotonic()
+        try:
+            data_dir.mkdir(parents=True, exist_ok=True)
+            journal: Journal = Journal(data_dir / JOURNAL_FILE)
+        except (JournalError, OSError) as exc:
+            log.error("%s", exc)
+            journal = UnavailableJournal(data_dir / JOURNAL_FILE, str(exc))
+        self.session = Session.open(journal)
+        if isinstance(journal, UnavailableJournal):
+            self.session.journal_error = journal.reason
+        self.source = source
+        self.contests = ContestRunner(self.session, source, settings)
+        self.hub = Hub(self.view)
+        self.session.listeners.append(self.hub.publish)
+        self.token = load_or_create_token(data_dir)
+        self.urls: dict[str, str] = {}
+
+    @property
+    def virtual_buttons(self) -> bool:
+        return callable(getattr(self.source, "drive", None)) and self.source.clock == "mock"
+
+    def view(self) -> dict[str, Any]:
+        """Everything a display or console shows, as JSON-able values."""
+        session = self.session
+        health = self.source.health()
+        game_view: dict[str, Any] | None = None
+        if session.current_id is not None:
+            game = session.games[session.current_id]
+            engine, state = game.fold.engine, game.fold.state
+            request = engine.contest(state)
+            game_view = {
+                "id": game.id,
+                "game": engine.game,
+                "title": engine.title,
+                "variant": game.fold.header.variant,
+                "players": list(game.fold.header.players),
+                "seats": game.seats,
+                "summary": game.fold.summary(),
+                "svg": engine.render_svg(state),
+                "actions": [a.to_json() for a in engine.actions(state)],
+                "contest": request.to_json() if request else None,
+                "can_undo": bool(game.fold.applied),
+                "broken": game.broken,
+            }
+        contest = self.contests.view()
+        last = contest.get("last") or {}
+        verdict = last.get("verdict")
+        if verdict:
+            last["timeline_svg"] = timeline_svg(
+                verdict["reaction_ns"],
+                verdict["ranking"],
+                verdict["margins_ns"],
+                verdict["tie_window_ns"],
+                verdict["false_starts"],
+            )
+        return {
+            "journal": {"ok": session.journal_error is None, "error": session.journal_error},
+            "input": {
+                "name": health.name,
+                "ok": health.ok,
+                "detail": health.detail,
+                "fit_for_close_calls": health.fit_for_close_calls,
+                "clock": self.source.clock,
+                "seats": list(self.source.seats),
+                "virtual": self.virtual_buttons,
+            },
+            "games": [
+                {
+                    "id": g.id,
+                    "game": g.fold.header.game,
+                    "title": g.fold.engine.title,
+                    "players": list(g.fold.header.players),
+                    "finished": bool(g.fold.engine.summary(g.fold.state).get("finished")),
+                }
+                for g in session.games.values()
+            ],
+            "game": game_view,
+            "contest": contest,
+            "urls": {k: v for k, v in self.urls.items() if k != "console"},
+        }
+
+    def status(self) -> dict[str, Any]:
+        return {
+            "ok": self.session.journal_error is None,
+            "journal": str(self.session.journal.path),
+            "journal_error": self.session.journal_error,
+            "games": len(self.session.games),
+            "events": self.session.journal.event_count(),
+            "uptime_s": round(time.monotonic() - self.started, 1),
+            "display_clients": self.hub.clients,
+        }
+
+
+def open_source(spec: str) -> ButtonSource:
+    """The button input named by ``--buttons``: auto, mock, gpio or serial[:PORT]."""
+    from hardware.buttons import open_button_source
+
+    return open_button_source(spec)
+
+
+async def run(options: ServeOptions, on_ready: Callable[[Referee], None] | None = None) -> None:
+    import uvicorn
+
+    from referee.web.app import build_app
+    from referee.web.urls import referee_urls
+
+    referee = Referee(options.data_dir, open_source(options.buttons), options.contest)
+    loop = asyncio.get_running_loop()
+    referee.contests.attach(loop)
+    app = build_app(referee, max_body_bytes=options.max_body_bytes)
+    config = uvicorn.Config(app, host=options.host, port=options.port, log_level="warning", lifespan="off")
+    server = uvicorn.Server(config)
+    stop = asyncio.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+
+    serving = asyncio.create_task(server.serve())
+    while not server.started:
+        if serving.done():
+            await serving  # re-raise the start-up failure (port in use …)
+            raise SystemExit(f"the web server could not start on {options.host}:{options.port}")
+        await asyncio.sleep(0.02)
+    port = server.servers[0].sockets[0].getsockname()[1] if server.servers else options.port
+    referee.urls = referee_urls(options.host, port, referee.token)
+    log.info("display: %s", referee.urls["display"])
+    log.info("console (keep this link for the scorekeeper): %s", referee.urls["console"])
+    print(
+        f"Table referee ready.\n  display: {referee.urls['display']}\n  console: {referee.urls['console']}",
+        flush=True,
+    )
+    systemd.notify("READY=1")
+    if on_ready:
+        on_ready(referee)
+    watchdog = asyncio.create_task(systemd.pet_watchdog())
+    await asyncio.wait([serving, asyncio.create_task(stop.wait())], return_when=asyncio.FIRST_COMPLETED)
+    systemd.notify("STOPPING=1")
+    watchdog.cancel()
+    server.should_exit = True
+    await serving
+    referee.source.stop()
+    referee.session.journal.close()

@@ -1,0 +1,1 @@
+"""The web side of the referee: the live display (read-only) and the scorekeeper's console."""

@@ -1,0 +1,194 @@
+"""HTTP routes: the display and its live stream (public, read-only), the console API (token).
+
+Every refusal answers JSON ``{"error": "<a sentence for people>", ...}`` with a 4xx/5xx status,
+is logged, and leaves the running game untouched.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import segno
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from referee.record import record_lines
+from referee.session import InputRefused
+from referee.web.security import Refused, check_origin, check_token
+
+if TYPE_CHECKING:
+    from referee.daemon import Referee
+
+log = logging.getLogger(__name__)
+STATIC = Path(__file__).parent / "static"
+Handler = Callable[[Request], Awaitable[Response]]
+
+
+def _error(status: int, message: str, **extra: Any) -> JSONResponse:
+    return JSONResponse({"error": message, **extra}, status_code=status)
+
+
+def build_app(referee: Referee, max_body_bytes: int = 64 * 1024) -> Starlette:
+    async def read_json(request: Request) -> dict[str, Any]:
+        declared = request.headers.get("content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > max_body_bytes):
+            raise Refused(413, f"the request body is larger than {max_body_bytes} bytes")
+        body = b""
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > max_body_bytes:
+                raise Refused(413, f"the request body is larger than {max_body_bytes} bytes")
+        try:
+            value = json.loads(body or b"{}")
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            raise Refused(400, f"the request body is not valid JSON: {exc}") from None
+        if not isinstance(value, dict):
+            raise Refused(400, "the request body must be a JSON object")
+        return value
+
+    def guarded(handler: Handler, console: bool = True) -> Handler:
+        """Console routes need the token; all refusals become JSON errors."""
+
+        async def wrapper(request: Request) -> Response:
+            try:
+                if console:
+                    check_token(request, referee.token)
+                else:
+                    check_origin(request)
+                return await handler(request)
+            except Refused as exc:
+                log.warning("%s %s refused (%d): %s", request.method, request.url.path, exc.status, exc)
+                return _error(exc.status, str(exc))
+            except InputRefused as exc:
+                log.warning("%s %s refused (%d): %s", request.method, request.url.path, exc.status, exc)
+                return _error(exc.status, str(exc), rule=exc.rule)
+
+        return wrapper
+
+    # -- pages and read-only data -----------------------------------------------------------------
+
+    async def display(request: Request) -> Response:
+        return FileResponse(STATIC / "display.html")
+
+    async def console(request: Request) -> Response:
+        return FileResponse(STATIC / "console.html")
+
+    async def view(request: Request) -> Response:
+        return Response(referee.hub.current_json(), media_type="application/json")
+
+    async def stream(request: Request) -> Response:
+        headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+        return StreamingResponse(referee.hub.stream(), media_type="text/event-stream", headers=headers)
+
+    async def health(request: Request) -> Response:
+        status = referee.status()
+        return JSONResponse(status, status_code=200 if status["ok"] else 503)
+
+    def _game_id(request: Request) -> int:
+        raw = request.path_params["game_id"]
+        if raw == "current":
+            return referee.session.game().id
+        if not raw.isdigit() or int(raw) not in referee.session.games:
+            raise InputRefused(f"there is no game {raw}", status=404)
+        return int(raw)
+
+    async def record(request: Request) -> Response:
+        game = referee.session.games[_game_id(request)]
+        events = [e.payload for e in referee.session.journal.events(game.id)]
+        body = "\n".join(record_lines(game.fold.header, events)) + "\n"
+        name = f"{game.fold.header.game}-{game.id}.jsonl"
+        return Response(body, media_type="application/x-ndjson",
+                        headers={"Content-Disposition": f'attachment; filename="{name}"'})  # fmt: skip
+
+    async def qr_display(request: Request) -> Response:
+        url = referee.urls.get("display") or str(request.base_url)
+        return Response(segno.make(url, error="m").svg_inline(scale=6, dark="#fff", light="#111"),
+                        media_type="image/svg+xml")  # fmt: skip
+
+    async def qr_console(request: Request) -> Response:
+        url = referee.urls.get("console") or f"{request.base_url}console?token={referee.token}"
+        return Response(segno.make(url, error="m").svg_inline(scale=6, dark="#fff", light="#111"),
+                        media_type="image/svg+xml")  # fmt: skip
+
+    # -- console actions ------------------------------------------------------------------------
+
+    async def whoami(request: Request) -> Response:
+        return JSONResponse({"ok": True, "console": referee.urls.get("console")})
+
+    async def create_game(request: Request) -> Response:
+        body = await read_json(request)
+        game = referee.session.create_game(body)
+        return JSONResponse({"id": game.id, "summary": game.fold.summary()}, status_code=201)
+
+    async def select_game(request: Request) -> Response:
+        referee.session.select(_game_id(request))
+        return JSONResponse({"id": referee.session.current_id})
+
+    async def post_event(request: Request) -> Response:
+        game_id = _game_id(request)
+        event = await read_json(request)
+        if event.get("type") in ("arm", "call", "press", "release", "void", "contest"):
+            raise InputRefused(
+                "button events come from the buttons; use Arm to start a contest, "
+                "or undo and re-enter to correct one",
+                status=400,
+            )
+        if referee.contests.running is not None and event.get("type") == "undo":
+            raise InputRefused("a contest is running; cancel it before undoing", status=409)
+        step = referee.session.submit(event, game_id)
+        return JSONResponse({"ok": True, "verdicts": [v.to_json() for v in step.verdicts]})
+
+    async def arm(request: Request) -> Response:
+        return JSONResponse(referee.contests.arm())
+
+    async def cancel(request: Request) -> Response:
+        body = await read_json(request)
+        reason = str(body.get("reason") or "cancelled by the scorekeeper")[:200]
+        referee.contests.cancel(reason)
+        return JSONResponse({"ok": True})
+
+    async def known_games(request: Request) -> Response:
+        return JSONResponse(referee.session.known_games())
+
+    # -- virtual buttons (only when the GPIO is mocked) -------------------------------------------
+
+    async def virtual_button(request: Request) -> Response:
+        if not referee.virtual_buttons:
+            raise Refused(404, "virtual buttons exist only when the referee runs on mocked GPIO")
+        raw = request.path_params["seat"]
+        if not raw.isdigit() or int(raw) not in referee.source.seats:
+            raise Refused(404, f"there is no seat {raw}")
+        body = await read_json(request)
+        pressed = body.get("pressed")
+        if not isinstance(pressed, bool):
+            raise Refused(400, 'send {"pressed": true} or {"pressed": false}')
+        referee.source.drive(int(raw), pressed)  # type: ignore[attr-defined]
+        return JSONResponse({"ok": True})
+
+    routes = [
+        Route("/", display),
+        Route("/console", console),
+        Route("/api/view", view),
+        Route("/api/stream", stream),
+        Route("/api/health", health),
+        Route("/api/known-games", known_games),
+        Route("/api/qr/display.svg", qr_display),
+        Route("/api/qr/console.svg", guarded(qr_console)),
+        Route("/api/games/{game_id}/record.jsonl", guarded(record, console=False)),
+        Route("/api/whoami", guarded(whoami), methods=["GET"]),
+        Route("/api/games", guarded(create_game), methods=["POST"]),
+        Route("/api/games/{game_id}/select", guarded(select_game), methods=["POST"]),
+        Route("/api/games/{game_id}/events", guarded(post_event), methods=["POST"]),
+        Route("/api/contest/arm", guarded(arm), methods=["POST"]),
+        Route("/api/contest/cancel", guarded(cancel), methods=["POST"]),
+        Route("/api/buttons/{seat}", guarded(virtual_button, console=False), methods=["POST"]),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    return Starlette(routes=routes)
