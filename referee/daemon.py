@@ -19,7 +19,7 @@ from typing import Any
 from hardware.source import ButtonSource
 from referee import systemd
 from referee.contests import ContestRunner, ContestSettings
-from referee.journal import Journal, JournalError, UnavailableJournal
+from referee.journal import Journal, JournalError, ReadOnlyJournal, UnavailableJournal
 from referee.pictures import timeline_svg
 from referee.session import Session
 from referee.web.live import Hub
@@ -55,10 +55,9 @@ class Referee:
             data_dir.mkdir(parents=True, exist_ok=True)
             journal: Journal = Journal(data_dir / JOURNAL_FILE)
         except (JournalError, OSError) as exc:
-            log.error("%s", exc)
-            journal = UnavailableJournal(data_dir / JOURNAL_FILE, str(exc))
+            journal = open_for_reading(data_dir / JOURNAL_FILE, str(exc))
         self.session = Session.open(journal)
-        if isinstance(journal, UnavailableJournal):
+        if isinstance(journal, ReadOnlyJournal | UnavailableJournal):
             self.session.journal_error = journal.reason
         self.source = source
         self.contests = ContestRunner(self.session, source, settings)
@@ -141,6 +140,18 @@ class Referee:
             "uptime_s": round(time.monotonic() - self.started, 1),
             "display_clients": self.hub.clients,
         }
+
+
+def open_for_reading(path: Path, reason: str) -> Journal:
+    """The journal cannot be written: show what it holds if it can be read, refuse every input."""
+    log.error("%s", reason)
+    if path.exists():
+        try:
+            return ReadOnlyJournal(path, reason)
+        except JournalError as exc:
+            reason = str(exc)
+            log.error("%s", reason)
+    return UnavailableJournal(path, reason)
 
 
 def open_source(spec: str) -> ButtonSource:

@@ -90,7 +90,7 @@ class Journal:
             self._db.execute("PRAGMA foreign_keys=ON")
             self._db.executescript(SCHEMA)
         except (sqlite3.Error, OSError) as exc:
-            raise JournalError(f"cannot open the journal {path}: {exc}") from exc
+            raise JournalError(f"cannot open the journal {path} for writing: {exc}") from exc
 
     def close(self) -> None:
         self._db.close()
@@ -159,6 +159,23 @@ class Journal:
 
     def event_count(self) -> int:
         return int(self._db.execute("SELECT COUNT(*) FROM events").fetchone()[0])
+
+
+class ReadOnlyJournal(Journal):
+    """The journal of a read-only folder or disk: the games can be shown, no input is accepted."""
+
+    def __init__(self, path: Path, reason: str) -> None:
+        self.path = path
+        self.reason = reason
+        try:
+            # immutable=1: read without the WAL index, which a read-only folder cannot hold.
+            self._db = sqlite3.connect(f"file:{path}?immutable=1", uri=True, check_same_thread=False)
+            self._db.execute("SELECT COUNT(*) FROM events").fetchone()
+        except sqlite3.Error as exc:
+            raise JournalError(f"{reason}; reading it failed too: {exc}") from exc
+
+    def _write(self, sql: str, params: tuple[Any, ...]) -> int:
+        raise JournalError(self.reason)
 
 
 class UnavailableJournal(Journal):
