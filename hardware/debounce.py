@@ -96,7 +96,7 @@ class Debouncer:
         self.now_ns = t_ns  # the latest time the machine has been told about
         self.stamp_ns: int | None = None  # first edge of the press/release being decided
         self.glitches = 0  # noise spikes rejected (health figure)
-        self.out_of_order = 0  # edges stamped before an earlier one (clamped)
+        self.late = 0  # edges stamped before a time already decided (clamped to it)
 
     @property
     def down(self) -> bool:
@@ -120,9 +120,10 @@ class Debouncer:
     def feed(self, active: bool, t_ns: int) -> list[Transition]:
         """The line is `active` from `t_ns` on. Returns the transitions this confirms."""
         if t_ns < self.now_ns:
-            # One line's edges come in order from the kernel; a stamp going backwards is a
-            # driver or test artefact. Clamp it so a decision already taken stays taken.
-            self.out_of_order += 1
+            # One line's edges come in order, but the caller may already have decided up to a
+            # later time (an edge delivered very late). Clamp it so a decision taken stays
+            # taken, and count it: the caller should wait longer before deciding.
+            self.late += 1
             t_ns = self.now_ns
         out = self.poll(t_ns)
         if active == self.level:

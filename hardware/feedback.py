@@ -16,6 +16,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any, cast
 
 from gpiozero import LED, Buzzer, Factory, TonalBuzzer
 from gpiozero.tones import Tone
@@ -43,6 +44,11 @@ _TONAL_OCTAVES = 1
 OFF, ON, BLINK, FLASH = "off", "on", "blink", "flash"
 
 
+def _blink(led: LED, on_s: float, off_s: float, n: int | None) -> None:
+    """gpiozero's blink on a background thread (its signature is typed from int defaults)."""
+    cast(Any, led).blink(on_time=on_s, off_time=off_s, n=n, background=True)
+
+
 class Feedback:
     """Seat LEDs and a buzzer on one pin factory.
 
@@ -62,15 +68,18 @@ class Feedback:
         tonal: bool = False,
         blink_s: float = 0.15,
         call_flash_s: float = 0.30,
+        time_scale: float = 1.0,
     ) -> None:
+        """LEDs by seat and the buzzer pin; `time_scale` < 1 plays everything faster (tests)."""
         self._leds: dict[int, LED] = {}
         self._patterns: dict[int, str] = {}
         self._buzzer: Buzzer | TonalBuzzer | None = None
         self._lock = threading.RLock()
         self._tune_stop = threading.Event()
         self._tune_thread: threading.Thread | None = None
-        self.blink_s = blink_s
-        self.call_flash_s = call_flash_s
+        self.blink_s = blink_s * time_scale
+        self.call_flash_s = call_flash_s * time_scale
+        self.time_scale = time_scale
         try:
             for seat, pin in leds.items():
                 self._leds[seat] = LED(pin, pin_factory=factory)
@@ -98,7 +107,7 @@ class Feedback:
     def lit(self, seat: int) -> bool:
         """Whether the LED of `seat` is on at this instant."""
         led = self._leds.get(seat)
-        return bool(led is not None and led.is_lit)
+        return bool(led is not None and led.value)
 
     # --- LEDs -------------------------------------------------------------------------------
 
@@ -114,7 +123,7 @@ class Feedback:
         with self._lock:
             led = self._leds.get(seat)
             if led is not None:
-                led.blink(on_time=self.blink_s, off_time=self.blink_s, n=None, background=True)
+                _blink(led, self.blink_s, self.blink_s, None)
                 self._patterns[seat] = BLINK
 
     def clear(self) -> None:
@@ -132,7 +141,7 @@ class Feedback:
         with self._lock:
             self.play(CALL_TUNE)
             for seat, led in self._leds.items():
-                led.blink(on_time=self.call_flash_s, off_time=0, n=1, background=True)
+                _blink(led, self.call_flash_s, 0.0, 1)
                 self._patterns[seat] = FLASH
 
     def show_false_start(self, seat: int) -> None:
@@ -197,7 +206,7 @@ class Feedback:
                     if stop.is_set():
                         return
                     self._sound(note.hz)
-            if stop.wait(note.seconds):
+            if stop.wait(note.seconds * self.time_scale):
                 return
         with self._lock:
             if not stop.is_set():

@@ -1,20 +1,22 @@
 """Seat buttons on the Pi's own GPIO: a `ButtonSource` stamped by the kernel.
 
-Each seat is a gpiozero `Button` on the pin factory of the pin map. The timestamp of an edge
+Each seat is a gpiozero input device on the pin factory of the pin map. The timestamp of an edge
 is the ``ticks`` that the *pin* passes to its change callback, which on the lgpio factory is
 the kernel's interrupt timestamp (CLOCK_MONOTONIC). ``Button.when_pressed`` carries no
 timestamp and library or kernel debounce stamps late, so neither is used: each seat has a
 leading-edge `Debouncer` (hardware/debounce.py) that keeps the first edge's stamp.
 
 Decisions that wait on time (a press holding for the glitch time, a release going quiet) are
-taken at the next edge or by a small confirmer thread; with ``auto_confirm=False`` nothing
-happens between edges until `poll` is called, so tests with explicit ticks are exact.
+taken at the next edge of that seat or by a small confirmer thread, one settle slack (default
+1 ms) after they fall due, so that an edge the kernel stamped earlier but delivered later is
+never judged after the fact. With ``auto_confirm=False`` nothing happens between edges until
+`poll` is called, so tests with explicit ticks are exact.
 
 >>> from hardware.pinmap import PinMap
 >>> src = GpioButtonSource(PinMap.example("mock"), auto_confirm=False, now_ns=lambda: 0)
 >>> edges = []; src.start(edges.append)
 >>> src.drive(3, True, ticks=0.010); src.drive(3, False, ticks=0.0101); src.drive(3, True, ticks=0.0102)
->>> src.poll(12_000_000); edges
+>>> src.poll(13_200_000); edges  # held 1 ms after the last bounce, plus 1 ms of slack
 [ButtonEdge(seat=3, pressed=True, t_ns=10000000, clock='mock')]
 >>> src.stop()
 """
@@ -27,7 +29,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from gpiozero import Button, Factory
+from gpiozero import DigitalInputDevice, Factory
 
 from hardware.debounce import Debouncer, Transition
 from hardware.feedback import Feedback
@@ -41,8 +43,12 @@ log = logging.getLogger(__name__)
 LevelHandler = Callable[[int, float, bool], None]
 
 
-class SeatButton(Button):
-    """A seat's button: a gpiozero Button that also reports each level change with its ticks."""
+class SeatButton(DigitalInputDevice):
+    """A seat's button: a gpiozero input that also reports each level change with its ticks.
+
+    Built on DigitalInputDevice rather than Button: Button's hold-time thread wakes ten times
+    a second per seat for a feature the referee does not use.
+    """
 
     def __init__(
         self, pin: int, *, seat: int, on_level: LevelHandler, pull_up: bool, pin_factory: Factory
@@ -51,6 +57,10 @@ class SeatButton(Button):
         self._on_level = on_level
         # bounce_time=None: any library or kernel debounce would stamp after the bounce
         super().__init__(pin, pull_up=pull_up, bounce_time=None, pin_factory=pin_factory)
+
+    @property
+    def is_pressed(self) -> bool:
+        return bool(self.is_active)
 
     def _pin_changed(self, ticks: float, state: Any) -> None:
         # lgpio reports level 2 for a watchdog timeout: no edge, nothing to stamp
@@ -103,7 +113,7 @@ class GpioButtonSource:
         self._state = "open"  # open → started → stopped
         self._buttons: dict[int, SeatButton] = {}
         self._debouncers: dict[int, Debouncer] = {}
-        self._caller: Button | None = None
+        self._caller: DigitalInputDevice | None = None
         self.feedback: Feedback | None = None
         factory = self._opened.factory
         try:
@@ -123,10 +133,10 @@ class GpioButtonSource:
             if pinmap.caller is not None:
                 # The caller only arms a contest; its timing is not judged, so gpiozero's own
                 # debounce is fine here.
-                self._caller = Button(
+                self._caller = DigitalInputDevice(
                     pinmap.caller, pull_up=pinmap.pull_up, bounce_time=0.05, pin_factory=factory
                 )
-                self._caller.when_pressed = self._caller_pressed
+                self._caller.when_activated = self._caller_pressed
         except Exception:
             self._close_devices()
             raise
@@ -186,13 +196,13 @@ class GpioButtonSource:
     def health(self) -> SourceHealth:
         with self._lock:
             glitches = sum(d.glitches for d in self._debouncers.values())
-            disorder = sum(d.out_of_order for d in self._debouncers.values())
+            late = sum(d.late for d in self._debouncers.values())
             state = self._state
         detail = self._opened.detail
         if glitches:
             detail += f"; {glitches} noise spike{'s' if glitches != 1 else ''} rejected"
-        if disorder:
-            detail += f"; {disorder} edge(s) stamped out of order"
+        if late:
+            detail += f"; {late} edge(s) arrived after the settle slack (raise settle_slack_ms)"
         return SourceHealth(
             name=f"GPIO ({self._opened.name})",
             ok=state == "started",
@@ -251,7 +261,7 @@ class GpioButtonSource:
         button = self._buttons.get(seat)
         if button is None:
             raise KeyError(f"seat {seat} is not wired; wired seats: {self.seats}")
-        pin = button.pin
+        pin: Any = button.pin
         high = (not pressed) if self.pinmap.pull_up else pressed
         if ticks is not None:
             if not isinstance(pin, StampedMockPin):
@@ -282,8 +292,11 @@ class GpioButtonSource:
             self._wake.notify_all()
 
     def _poll_locked(self, now_ns: int) -> None:
+        # Decide as of `now - slack`: an edge stamped before that has reached us by now, so
+        # no decision is taken that a late edge would contradict.
+        as_of = now_ns - self.pinmap.settle_slack_ns
         for seat, debouncer in self._debouncers.items():
-            self._emit(seat, debouncer.poll(now_ns))
+            self._emit(seat, debouncer.poll(as_of))
         if self._waiters:
             ready = [w for w in self._waiters if self._settled(w, now_ns)]
             if ready:
@@ -306,9 +319,9 @@ class GpioButtonSource:
             handler(ButtonEdge(seat=seat, pressed=tr.pressed, t_ns=tr.t_ns, clock=self.clock))
 
     def _next_deadline(self, now_ns: int) -> int | None:
-        due = [d for d in (deb.deadline() for deb in self._debouncers.values()) if d is not None]
-        # A waiter past its slack is waiting on a candidate press, whose deadline is above.
         slack = self.pinmap.settle_slack_ns
+        due = [d + slack for d in (deb.deadline() for deb in self._debouncers.values()) if d is not None]
+        # A waiter past its slack is waiting on a candidate press, whose deadline is above.
         due += [w.t_ns + slack for w in self._waiters if w.t_ns + slack > now_ns]
         return min(due) if due else None
 

@@ -49,7 +49,8 @@ class OpenedFactory:
 
     @property
     def is_mock(self) -> bool:
-        return isinstance(self.factory, MockFactory)
+        """Virtual buttons may be driven: the mock factory, opened as such."""
+        return self.name == "mock" and isinstance(self.factory, MockFactory)
 
     def close(self) -> None:
         self.factory.close()

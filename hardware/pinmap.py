@@ -145,7 +145,7 @@ class PinMap:
             )
         pull_up = _bool(data.get("pull_up", True), f"{where}: pull_up")
         buses = data.get("allow_bus_pins", [])
-        if not isinstance(buses, list) or any(b not in BUS_PINS for b in buses):
+        if not isinstance(buses, list) or any(not isinstance(b, str) or b not in BUS_PINS for b in buses):
             raise PinMapError(
                 f"{where}: allow_bus_pins must be a list of bus names among {', '.join(BUS_PINS)}, "
                 f"not {buses!r}"
