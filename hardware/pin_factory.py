@@ -33,6 +33,10 @@ NOT_FIT = (
 )
 
 
+# The ButtonEdge clock each factory's ticks count on (see the table above).
+CLOCK_OF_FACTORY = {"lgpio": "lgpio", "rpigpio": "callback", "native": "callback", "mock": "mock"}
+
+
 class PinFactoryError(RuntimeError):
     """The pin factory a pin map asks for cannot be opened here; the message says why."""
 
