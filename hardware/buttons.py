@@ -31,11 +31,15 @@ def open_button_source(spec: str) -> ButtonSource:
     if kind == "auto":
         kind = "gpio" if on_raspberry_pi() else "mock"
     if kind in ("gpio", "mock"):
-        from hardware.gpio_buttons import GpioButtonSource
+        from dataclasses import replace
 
-        return GpioButtonSource.from_config(
-            Path(pinmap) if pinmap else None, factory="mock" if kind == "mock" else None
-        )
+        from hardware.gpio_buttons import GpioButtonSource
+        from hardware.pinmap import PinMap
+
+        pins = PinMap.load(pinmap) if pinmap else PinMap.example()
+        if kind == "mock":
+            pins = replace(pins, factory="mock")
+        return GpioButtonSource(pins)
     if kind == "serial":
         from hardware.serial_link import SerialButtonSource
 

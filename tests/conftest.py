@@ -57,8 +57,11 @@ class RunningReferee:
             with urllib.request.urlopen(req, timeout=15) as res:
                 text = res.read().decode()
                 status = res.status
+                kind = res.headers.get("content-type", "")
         except urllib.error.HTTPError as err:
-            text, status = err.read().decode(), err.code
+            text, status, kind = err.read().decode(), err.code, err.headers.get("content-type", "")
+        if not kind.startswith("application/json"):
+            return status, text
         try:
             return status, json.loads(text)
         except json.JSONDecodeError:

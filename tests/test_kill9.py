@@ -29,6 +29,7 @@ def scripted_night(ref: RunningReferee, rng: random.Random, acked: list[str], st
                 seat = rng.choice([1, 2, 3])
                 time.sleep(rng.uniform(0.05, 0.3))
                 ref.post(f"/api/buttons/{seat}", {"pressed": True}, token=False)
+                time.sleep(0.03)
                 ref.post(f"/api/buttons/{seat}", {"pressed": False}, token=False)
             if rng.random() < 0.2:
                 ref.post("/api/games/current/events", {"type": "undo"})
