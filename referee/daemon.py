@@ -171,7 +171,10 @@ async def run(options: ServeOptions, on_ready: Callable[[Referee], None] | None 
     loop = asyncio.get_running_loop()
     referee.contests.attach(loop)
     app = build_app(referee, max_body_bytes=options.max_body_bytes)
-    config = uvicorn.Config(app, host=options.host, port=options.port, log_level="warning", lifespan="off")
+    config = uvicorn.Config(
+        app, host=options.host, port=options.port, log_level="warning", lifespan="off",
+        timeout_graceful_shutdown=3,
+    )  # fmt: skip
     server = uvicorn.Server(config)
     stop = asyncio.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -198,6 +201,7 @@ async def run(options: ServeOptions, on_ready: Callable[[Referee], None] | None 
     await asyncio.wait([serving, asyncio.create_task(stop.wait())], return_when=asyncio.FIRST_COMPLETED)
     systemd.notify("STOPPING=1")
     watchdog.cancel()
+    referee.hub.close()  # live streams never end by themselves
     server.should_exit = True
     await serving
     referee.source.stop()

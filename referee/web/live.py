@@ -18,6 +18,7 @@ class Hub:
         self.version = 0
         self._cached: tuple[int, str] | None = None
         self._clients: set[asyncio.Queue[int]] = set()
+        self.closed = False
 
     def publish(self) -> None:
         """Something changed; may be called from the event loop's thread only."""
@@ -34,6 +35,14 @@ class Hub:
             self._cached = (self.version, json.dumps(view, ensure_ascii=False))
         return self._cached[1]
 
+    def close(self) -> None:
+        """End every stream (the daemon is stopping): a version of -1 tells a stream to finish."""
+        self.closed = True
+        for queue in self._clients:
+            if queue.full():
+                queue.get_nowait()
+            queue.put_nowait(-1)
+
     @property
     def clients(self) -> int:
         return len(self._clients)
@@ -44,9 +53,10 @@ class Hub:
         self._clients.add(queue)
         try:
             yield f"data: {self.current_json()}\n\n"
-            while True:
+            while not self.closed:
                 try:
-                    await asyncio.wait_for(queue.get(), keepalive_s)
+                    if await asyncio.wait_for(queue.get(), keepalive_s) < 0:
+                        return
                 except TimeoutError:
                     yield ": keepalive\n\n"
                     continue
