@@ -81,6 +81,14 @@ class ContestRunner:
         """Start listening to the source; edges may arrive on any thread."""
         self._loop = loop
         self.source.start(lambda edge: loop.call_soon_threadsafe(self.on_edge, edge))
+        if hasattr(self.source, "when_caller_pressed"):  # an optional caller button arms the contest
+            self.source.when_caller_pressed = lambda: loop.call_soon_threadsafe(self._arm_from_caller)
+
+    def _arm_from_caller(self) -> None:
+        try:
+            self.arm()
+        except InputRefused as exc:
+            log.info("caller button ignored: %s", exc)
 
     @property
     def tie_window_ns(self) -> int:
@@ -255,7 +263,21 @@ class ContestRunner:
             "game_verdicts": [v.to_json() for v in step.verdicts],
         }
         log.info("contest closed (%s): %s", why, verdict.summary())
+        self._show_on_seats(running, verdict)
         self._notify("verdict", self.last)
+
+    def _show_on_seats(self, running: _Running, verdict: PressVerdict) -> None:
+        """Light the winner's LED (all tied seats in a tie), blink false starts."""
+        feedback = getattr(self.source, "feedback", None)
+        if feedback is None:
+            return
+        button_of = {name: number for number, name in running.buttons.items()}
+        try:
+            feedback.show_verdict(
+                [button_of[s] for s in verdict.winners], [button_of[s] for s in verdict.false_starts]
+            )
+        except Exception:  # a broken LED must not lose a verdict
+            log.exception("seat feedback failed")
 
     def view(self) -> dict[str, Any]:
         running = self.running
