@@ -203,6 +203,10 @@ class ContestRunner:
             self.cancel(f"a press could not be recorded: {exc}")
             return
         if edge.pressed:
+            early = running.call_t_ns is None or edge.t_ns < running.call_t_ns + self.settings.min_reaction_ns
+            first = all(p.seat != name for p in running.presses)
+            if early and first and (feedback := getattr(self.source, "feedback", None)) is not None:
+                feedback.show_false_start(edge.seat)  # the seat blinks at once, before the verdict
             running.presses.append(Press(name, edge.t_ns))
         else:
             running.releases.append(Release(name, edge.t_ns))
