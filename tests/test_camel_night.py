@@ -3,20 +3,19 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from xml.etree import ElementTree
 from typing import Any
+from xml.etree import ElementTree
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from test_camel_rules import LAYOUT, THREE, at, flip, summary
 
 from referee.fold import Fold
 from referee.games.base import EventError, GameHeader, RuleViolation
 from referee.games.camel import ENGINE, rules
 from referee.games.camel.ring import deal_layout, oasis_beside_snake, parse_layout
 from referee.games.camel.state import CamelState
-
-from test_camel_rules import LAYOUT, THREE, at, flip, summary
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -126,7 +125,12 @@ def test_two_players_run_two_camels_each_in_the_prescribed_order() -> None:
     step = ENGINE.apply(state, {"type": "start", "card": 3, "first": "Marc"})
     assert step.verdicts[-1].rule == rules.TWO_PLAYERS
     assert step.verdicts[-1].evidence["order"] == ["Marc 1", "Anne 1", "Marc 2", "Anne 2"]
-    assert summary(step.state)["camels"] == {"Anne 1": "Anne", "Anne 2": "Anne", "Marc 1": "Marc", "Marc 2": "Marc"}
+    assert summary(step.state)["camels"] == {
+        "Anne 1": "Anne",
+        "Anne 2": "Anne",
+        "Marc 1": "Marc",
+        "Marc 2": "Marc",
+    }
 
 
 def test_with_two_players_an_eliminated_camel_is_skipped_in_the_order() -> None:
@@ -237,7 +241,9 @@ def test_the_ring_cannot_change_during_a_race() -> None:
 
 
 def test_a_two_sided_tile_contradicting_its_remembered_underside_is_pointed_out() -> None:
-    state = at(THREE, {"Anne": 3, "Bea": 6, "Carl": 8}, marker=3, turn="Anne", options={"remember_under": True})
+    state = at(
+        THREE, {"Anne": 3, "Bea": 6, "Carl": 8}, marker=3, turn="Anne", options={"remember_under": True}
+    )
     action = ENGINE.actions(state)[0]
     assert [f.name for f in action.fields] == ["tile", "shows", "under"]
     assert not action.fields[2].required
@@ -260,7 +266,9 @@ def test_the_number_under_is_refused_unless_the_players_asked_for_it() -> None:
 
 
 def test_the_display_never_learns_a_hidden_side() -> None:
-    state = at(THREE, {"Anne": 3, "Bea": 6, "Carl": 8}, marker=3, turn="Anne", options={"remember_under": True})
+    state = at(
+        THREE, {"Anne": 3, "Bea": 6, "Carl": 8}, marker=3, turn="Anne", options={"remember_under": True}
+    )
     state = flip(state, 1, [3, 3], under=4).state
     s = summary(state)
     assert s["tiles_up"] == {"3,3": 1}
@@ -318,7 +326,7 @@ def test_the_camel_race_is_for_two_to_five_players() -> None:
 @pytest.mark.parametrize(
     ("event", "message"),
     [
-        ({"type": "flip", "shows": 3}, 'say which tile'),
+        ({"type": "flip", "shows": 3}, "say which tile"),
         ({"type": "flip", "tile": [6, 1], "shows": 3}, "no tile"),
         ({"type": "flip", "tile": "the red one", "shows": 3}, "row and column"),
         ({"type": "flip", "tile": [1, 1], "shows": 7}, "1 to 6"),

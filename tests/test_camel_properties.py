@@ -23,7 +23,9 @@ NAMES = ("Anne", "Bea", "Carl", "Dora", "Emil")
 SVG = "{http://www.w3.org/2000/svg}"
 
 
-def oracle(layout: str, cards: dict[str, int], marker: int, mover: str, steps: int, reading: str) -> tuple[dict[str, int], int]:
+def oracle(
+    layout: str, cards: dict[str, int], marker: int, mover: str, steps: int, reading: str
+) -> tuple[dict[str, int], int]:
     """Cards (1–16) of the living camels and the marker card after `mover` moves `steps`."""
     cards = dict(cards)
     start = cards[mover]
@@ -156,7 +158,11 @@ def test_undo_takes_back_exactly_one_entry_and_nothing_else(seed: int, play: int
 
 
 @settings(max_examples=20)
-@given(seed=st.integers(min_value=0, max_value=2**32), players=st.integers(2, 5), play=st.integers(min_value=0, max_value=2**32))
+@given(
+    seed=st.integers(min_value=0, max_value=2**32),
+    players=st.integers(2, 5),
+    play=st.integers(min_value=0, max_value=2**32),
+)
 def test_the_picture_shows_every_camel_once_where_the_summary_has_it(
     seed: int, players: int, play: int
 ) -> None:
@@ -176,7 +182,11 @@ def test_the_picture_shows_every_camel_once_where_the_summary_has_it(
         camels = [g for g in tree.iter(f"{SVG}g") if "camel" in (g.get("class") or "").split()]
         assert sorted(g.get("data-camel") for g in camels) == sorted(c.id for c in state.camels)
         s = ENGINE.summary(state)
-        on_cards = {g.get("data-camel"): int(g.get("data-card") or 0) for g in camels if g.get("data-status") == "racing"}
+        on_cards = {
+            g.get("data-camel"): int(g.get("data-card") or 0)
+            for g in camels
+            if g.get("data-status") == "racing"
+        }
         assert on_cards == s["positions"]
         marker = next(g for g in tree.iter(f"{SVG}g") if g.get("id") == "marker")
         assert int(marker.get("data-card") or 0) == s["marker"]

@@ -275,7 +275,11 @@ def test_lapped_reading_eliminates_every_camel_passed_after_the_marker_card() ->
 
 def test_marker_card_reading_eliminates_only_the_camels_on_the_marker_card() -> None:
     state = at(
-        FOUR, {"Anne": 3, "Bea": 4, "Carl": 16, "Dora": 9}, marker=3, turn="Carl", options={"elimination": "marker-card"}
+        FOUR,
+        {"Anne": 3, "Bea": 4, "Carl": 16, "Dora": 9},
+        marker=3,
+        turn="Carl",
+        options={"elimination": "marker-card"},
     )
     step = flip(state, 6)
     verdict = step.verdicts[1]
@@ -290,7 +294,11 @@ def test_marker_card_reading_eliminates_only_the_camels_on_the_marker_card() -> 
 def test_both_readings_agree_when_the_move_stops_on_the_marker_card() -> None:
     for reading in ("lapped", "marker-card"):
         state = at(
-            FOUR, {"Anne": 3, "Bea": 4, "Carl": 16, "Dora": 9}, marker=3, turn="Carl", options={"elimination": reading}
+            FOUR,
+            {"Anne": 3, "Bea": 4, "Carl": 16, "Dora": 9},
+            marker=3,
+            turn="Carl",
+            options={"elimination": reading},
         )
         assert summary(flip(state, 3).state)["eliminated"] == ["Anne"]
 
@@ -348,7 +356,11 @@ def test_overhauling_the_rearmost_but_ending_on_a_snake_eliminates_nobody() -> N
 def test_the_overhauler_on_a_snake_is_spared_under_both_readings_even_past_further_camels() -> None:
     for reading in ("lapped", "marker-card"):
         state = at(
-            FOUR, {"Anne": 3, "Bea": 4, "Carl": 16, "Dora": 9}, marker=3, turn="Carl", options={"elimination": reading}
+            FOUR,
+            {"Anne": 3, "Bea": 4, "Carl": 16, "Dora": 9},
+            marker=3,
+            turn="Carl",
+            options={"elimination": reading},
         )
         s = summary(flip(state, 5).state)
         assert s["eliminated"] == [] and s["positions"]["Carl"] == 2 and s["marker"] == 2
@@ -372,7 +384,7 @@ def test_an_oasis_chain_stops_when_the_race_is_won() -> None:
     step = flip(state, 2)  # past Anne onto the oasis: Carl is the last camel
     s = summary(step.state)
     assert s["race_winner"] == "Carl" and s["turn"] is None and s["phase"] == "start"
-    assert [a.type for a in ENGINE.actions(step.state)][0] == "start"
+    assert ENGINE.actions(step.state)[0].type == "start"
 
 
 def test_a_snake_sends_the_camel_onto_the_leaders_card_when_the_caravan_fills_the_ring() -> None:
