@@ -333,6 +333,7 @@ def test_the_camel_race_is_for_two_to_five_players() -> None:
         ({"type": "flip", "tile": [1, 1], "shows": True}, "1 to 6"),
         ({"type": "flip", "tile": [1, 1]}, "1 to 6"),
         ({"type": "jump"}, "takes layout, deal, start, flip"),
+        ({"type": "flip", "tile": [1, 1], "shows": 3, "camel": "Bea"}, "Anne's turn, not Bea's"),
     ],
 )
 def test_bad_entries_are_refused_and_the_state_is_untouched(event: dict[str, Any], message: str) -> None:

@@ -89,7 +89,8 @@ def test_the_number_turned_moves_the_camel_that_many_cards_clockwise() -> None:
     step = flip(state, 1)
     assert summary(step.state)["positions"]["Anne"] == 4
     assert step.verdicts[0].rule == rules.DESERT
-    assert step.verdicts[0].evidence["steps"] == 1
+    assert step.verdicts[0].summary == "tile (1, 1) shows 1: Anne moves 1 to card 4 (desert): turn over"
+    assert step.verdicts[0].evidence["steps"] == 1 and step.verdicts[0].evidence["tile"] == [1, 1]
 
 
 def test_clockwise_wraps_from_card_16_to_card_1() -> None:

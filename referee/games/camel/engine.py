@@ -239,6 +239,10 @@ def _apply_flip(state: CamelState, event: Mapping[str, Any]) -> Step[CamelState]
     race = _running(state, "turn")
     opts = state.options
     camel = state.camels[race.mover]
+    named = event.get("camel")
+    if named is not None and named != camel.id:
+        # A console showing an old screen, or a second console: refuse rather than move the wrong camel.
+        raise EventError(f"it is {camel.id}'s turn, not {named}'s")
     verdicts: list[Verdict] = []
     tile: int | None = None
     if opts.tile_grid == LOOSE:
@@ -284,7 +288,16 @@ def _apply_flip(state: CamelState, event: Mapping[str, Any]) -> Step[CamelState]
     race = replace(race, this=(*race.this, tile) if tile is not None else race.this)
     result = move(race, state.layout or "", state.camels, shows, opts.elimination)
     race = result.race
-    verdicts[:0] = result.verdicts
+    first = result.verdicts[0]
+    turned = f"tile {tile_name(tile)} shows {shows}" if tile is not None else f"the tile shows {shows}"
+    verdicts[:0] = [
+        replace(
+            first,
+            summary=f"{turned}: {first.summary}",
+            evidence={**first.evidence, "tile": list(tile_label(tile)) if tile is not None else None},
+        ),
+        *result.verdicts[1:],
+    ]
     last_tile = (tile, shows, camel.number)
     state = replace(state, tiles=tiles, last_tile=last_tile)
     if race.over:

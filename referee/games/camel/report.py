@@ -102,10 +102,14 @@ def _flip_action(state: CamelState, label: str) -> Action:
     fields.append(Field("shows", "Shows", "choice", NUMBERS))
     if state.options.remember_under:
         fields.append(Field("under", "Number now underneath (optional)", "choice", NUMBERS, required=False))
+    race = state.running
+    # The camel is fixed in the form so that an entry from an out-of-date screen is refused.
+    fixed = {"camel": state.camels[race.mover].id} if race is not None else {}
     return Action(
         "flip",
         label,
         tuple(fields),
+        fixed,
         help="tile (row, column) shows N; rows 1–5 from the top, columns 1–6 from the left",
     )
 

@@ -59,14 +59,14 @@ def _whole(value: Any) -> int | None:
 
 def parse_tile(value: Any) -> int:
     """A tile index from ``[row, column]``, ``"row,column"`` or ``"(row, column)"``."""
-    pair: tuple[int | None, int | None] | None = None
+    row: int | None = None
+    column: int | None = None
     if isinstance(value, list | tuple) and len(value) == 2:
-        pair = _whole(value[0]), _whole(value[1])
+        row, column = _whole(value[0]), _whole(value[1])
     elif isinstance(value, str) and (match := _PAIR.match(value)):
-        pair = int(match[1]), int(match[2])
-    if pair is None or pair[0] is None or pair[1] is None:
+        row, column = int(match[1]), int(match[2])
+    if row is None or column is None:
         raise EventError('"tile" must be the tile\'s row and column, e.g. [2, 5] or "2,5"')
-    row, column = pair
     if not (1 <= row <= ROWS and 1 <= column <= COLUMNS):
         raise EventError(
             f"there is no tile ({row}, {column}): rows go from 1 to {ROWS} (top to bottom), "
