@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from referee.record import RecordError, replay_file
+from referee.record import RecordError, replay_file, replay_lines
 
 RECORDS = Path(__file__).parent / "records"
 ROOT = Path(__file__).parent.parent
@@ -93,3 +93,11 @@ def test_every_record_replays_to_the_same_state_twice(name: str) -> None:
     first, second = replay_file(RECORDS / name), replay_file(RECORDS / name)
     assert first.state == second.state
     assert first.summary() == second.summary()
+
+
+def test_the_example_in_the_docs_replays() -> None:
+    text = (ROOT / "docs" / "games" / "camel.md").read_text(encoding="utf-8")
+    block = text.split("```jsonl\n", 1)[1].split("```", 1)[0]
+    fold = replay_lines(block.splitlines())
+    assert fold.summary()["finished"]
+    assert [v.rule.id for _, v in fold.verdicts()][-2:] == ["camel.house.abandon", "camel.house.night-end"]
