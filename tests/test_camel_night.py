@@ -356,3 +356,41 @@ def test_a_flip_before_any_race_says_what_to_do() -> None:
 
 def test_no_button_contest_is_wanted() -> None:
     assert ENGINE.contest(night()) is None
+
+
+JSON = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**70), 2**70)
+    | st.floats(allow_nan=False)
+    | st.text(max_size=20),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
+    max_leaves=8,
+)
+FIELDS = ("cards", "seed", "card", "first", "reshuffled", "tile", "shows", "under", "camel")
+
+
+@given(
+    kind=st.sampled_from(["layout", "deal", "start", "flip", "stop", "end", "undo", "", "FLIP"]),
+    fields=st.dictionaries(st.sampled_from(FIELDS), JSON | st.integers(1, 6) | st.just([2, 3]), max_size=5),
+    where=st.integers(0, 3),
+)
+def test_any_console_input_is_applied_or_refused_with_a_message(
+    kind: str, fields: dict[str, Any], where: int
+) -> None:
+    states = [
+        ENGINE.new_game(GameHeader("camel", "standard", THREE, {"remember_under": True})),
+        night(),
+        at(THREE, {"Anne": 3, "Bea": 6, "Carl": 8}, marker=3, turn="Anne", options={"remember_under": True}),
+        flip(at(THREE, {"Anne": 3, "Bea": 6, "Carl": 8}, marker=3, turn="Bea"), 1).state,  # on an oasis
+    ]
+    state = states[where]
+    before = repr(state)
+    try:
+        step = ENGINE.apply(state, {"type": kind, **fields})
+    except EventError as exc:
+        assert str(exc)
+    else:
+        ENGINE.summary(step.state)
+        ENGINE.render_svg(step.state)
+    assert repr(state) == before

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from referee.games.base import Action, Field
-from referee.games.camel.ring import KIND_NAMES, SIZE, card_label
+from referee.games.camel.ring import SIZE, card_label
 from referee.games.camel.state import LOOSE, MAY, CamelState, expected_first, legal_tiles
 from referee.games.camel.tiles import NUMBERS, TWO_SIDED, tile_label
 
@@ -115,7 +115,6 @@ def _flip_action(state: CamelState, label: str) -> Action:
 
 
 def _ring_actions(state: CamelState) -> list[Action]:
-    cards = "".join(sorted(KIND_NAMES))
     return [
         Action(
             "layout",
@@ -127,7 +126,7 @@ def _ring_actions(state: CamelState) -> list[Action]:
                     "text",
                 ),
             ),
-            help=f"letters {cards}: 9 desert, 4 oases, 3 snakes, e.g. DODSDDODSDDODSDO",
+            help="9 desert (D), 4 oases (O), 3 snakes (S), e.g. DODSDDODSDDODSDO",
         ),
         Action(
             "deal",

@@ -67,9 +67,7 @@ def _cards(state: CamelState) -> list[str]:
                 f'<text x="{x + CARD - 8}" y="{y + 18}" font-size="12" text-anchor="end" fill="#222">{name}</text>'
             )
         if start:
-            parts.append(
-                f'<text x="{x + CARD / 2}" y="{y + 18}" font-size="11" text-anchor="middle" fill="#333">start</text>'
-            )
+            parts.append(f'<text x="{x + 8}" y="{y + CARD - 8}" font-size="11" fill="#333">start</text>')
         parts.append("</g>")
     return parts
 
