@@ -124,7 +124,7 @@ def render(state: DjamState) -> str:
     rows = len(proposals) + len(s.players)
     height = 330 + 36 * rows + (40 if s.variant == "open-themes" else 0)
     parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" role="img" '
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" role="img" font-family="sans-serif" '
         f'aria-label="Djam, round {state.round_no}">',
         f'<rect width="{WIDTH}" height="{height}" fill="#1b1b22"/>',
         _text(20, 32, title, 24, TEXT, ' font-weight="bold"'),

@@ -179,9 +179,8 @@ def _after_valid(state: DjamState, p: Proposal, verdicts: Verdicts) -> Step[Djam
         if len(done) < len(s.players) - s.silent:
             return Step(state, tuple(verdicts))
         if rest:
-            note = (
-                f"{' and '.join(rest)} spoke last: score nothing ({len(s.players)} players, last {s.silent})"
-            )
+            verb = "scores" if len(rest) == 1 else "score"
+            note = f"{' and '.join(rest)} {verb} nothing: the last {s.silent} to speak with {len(s.players)} players"
             state, more = close_round(state, LAST_SILENT, note, {"score_nothing": rest, "silent": s.silent})
         else:
             state, more = close_round(state, ROUND_END, "every player has made a proposal", {})
