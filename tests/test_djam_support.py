@@ -52,6 +52,12 @@ def state(fold: Fold) -> DjamState:
     return fold.state
 
 
+def seats(fold: Fold) -> tuple[str, ...]:
+    """The seats of the contest the engine wants now (none: empty)."""
+    request = fold.engine.contest(fold.state)
+    return () if request is None else request.seats
+
+
 def rules(verdicts: Sequence[Verdict]) -> list[str]:
     return [v.rule.id for v in verdicts]
 

@@ -105,6 +105,7 @@ def test_open_themes_round_ends_when_all_six_are_closed() -> None:
     game = new_game("open-themes", players=("Ann", "Bob"))
     play(game, dice(theme=None))
     entries = ["Bono", "Bordeaux", "Boa", "Boulanger", "Brioche", "Boxe"]
+    verdicts = []
     for i, name in enumerate(entries, start=1):
         verdicts = play(game, word("Ann" if i % 2 else "Bob", name, theme=i))
     assert "djam.open.round-end" in rules(verdicts)

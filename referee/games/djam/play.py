@@ -29,6 +29,11 @@ Verdicts = list[Verdict]
 TOKENS_PER_PLAYER = 2  # Unlimited: "take 2 tokens per player and place them in the centre"
 
 
+def tokens(n: int) -> str:
+    """ "1 token", "3 tokens"."""
+    return f"{n} token{'s' * (n != 1)}"
+
+
 def scores(state: DjamState) -> dict[str, int]:
     return dict(zip(state.settings.players, state.tokens, strict=True))
 
@@ -51,7 +56,7 @@ def finish(state: DjamState, rule: Rule, why: str) -> tuple[DjamState, Verdicts]
     best = winners(state)
     who = best[0] if len(best) == 1 else " and ".join(best)
     verb = "wins" if len(best) == 1 else "tie for the win"
-    summary = f"{why}: the game is over. {who} {verb} with {max(state.tokens)} tokens"
+    summary = f"{why}: the game is over. {who} {verb} with {tokens(max(state.tokens))}"
     return state, [Verdict(rule, summary, {"scores": scores(state), "winner": list(best)})]
 
 
@@ -60,7 +65,7 @@ def fill_centre(state: DjamState) -> tuple[DjamState, Verdicts]:
     if state.variant != UNLIMITED:
         return state, []
     if state.centre > 0 and state.settings.black_centre == "keep":
-        note = f"the {state.centre} tokens still in the centre are played for in this round"
+        note = f"the centre keeps its {tokens(state.centre)} for round {state.round_no}; none are added"
         return state, [Verdict(UNLIMITED_BLACK, note, {"centre": state.centre, "supply": state.pool})]
     wanted = TOKENS_PER_PLAYER * len(state.settings.players)
     moved = min(wanted, state.pool)
@@ -68,7 +73,7 @@ def fill_centre(state: DjamState) -> tuple[DjamState, Verdicts]:
     if state.centre == 0:
         return finish(state, END, "no tokens are left in the supply")
     short = f" (only {moved} were left)" if moved < wanted else ""
-    note = f"{moved} tokens go to the centre for round {state.round_no}{short}"
+    note = f"{tokens(moved)} go to the centre for round {state.round_no}{short}"
     return state, [
         Verdict(UNLIMITED_CENTRE, note, {"moved": moved, "centre": state.centre, "supply": state.pool})
     ]
@@ -222,7 +227,7 @@ def apply_end_round(state: DjamState, event: Mapping[str, Any]) -> Step[DjamStat
     require_settled(state, "ending the round")
     evidence: dict[str, Any] = {"round": state.round_no}
     if state.variant == UNLIMITED:
-        note = f"the table ends the round; the {state.centre} tokens in the centre stay for the next round"
+        note = f"the table ends the round; the {tokens(state.centre)} in the centre stay for the next round"
     elif state.variant == OPEN_THEMES:
         still = [state.settings.themes[t - 1] for t in range(1, 7) if t not in state.closed_by_anyone()]
         note = f"the table ends the round; themes left open: {', '.join(still) or 'none'}"

@@ -22,7 +22,15 @@ from referee.games.base import EventError, Rule, RuleViolation, Step, Verdict
 from referee.games.djam import parse
 from referee.games.djam.letters import WordError, common_letters, fold_word, letters_on_dice
 from referee.games.djam.model import CLASSIC, OPEN_THEMES, UNLIMITED, DjamState, Proposal
-from referee.games.djam.play import Verdicts, close_round, exhausted, finish, require_play, require_settled
+from referee.games.djam.play import (
+    Verdicts,
+    close_round,
+    exhausted,
+    finish,
+    require_play,
+    require_settled,
+    tokens,
+)
 from referee.games.djam.roots import compare_roots
 from referee.games.djam.rules import (
     BLACK_WIN,
@@ -96,20 +104,20 @@ def _wrong_black(state: DjamState, p: Proposal, faults: tuple[tuple[int, str], .
         paid = min(BLACK_TOKENS, has)
     else:
         paid = BLACK_TOKENS if has >= BLACK_TOKENS else 0
-    tokens = list(state.tokens)
-    tokens[seat] -= paid
+    purse = list(state.tokens)
+    purse[seat] -= paid
     to_centre = state.variant == UNLIMITED and s.black_penalty_to == "centre"
     state = replace(
         state,
-        tokens=tuple(tokens),
+        tokens=tuple(purse),
         pool=state.pool + (0 if to_centre else paid),
         centre=state.centre + (paid if to_centre else 0),
     )
-    where = "the centre" if to_centre or state.variant != UNLIMITED else "the supply"
+    where = "the centre" if to_centre else ("the supply" if state.variant == UNLIMITED else "the pool")
     shown = ", ".join(sorted({p.letters[i].upper() for i, _ in faults}))
     reason = f"it holds {shown}, showing on the dice"
     p = replace(p, status="wrong", rule=BLACK_WRONG.id, reason=reason, matches=faults, tokens=-paid, needs=())
-    summary = f"{_shown(p)} is wrong: {reason}; {p.player} returns {paid} token{'s' * (paid != 1)} to {where}"
+    summary = f"{_shown(p)} is wrong: {reason}; {p.player} returns {tokens(paid)} to {where}"
     evidence = _evidence(state, p, faults=[[i, c] for i, c in faults], returned=paid, had=has)
     return Step(_store(state, p), (Verdict(BLACK_WRONG, summary, evidence),))
 
@@ -119,29 +127,29 @@ def _accept(state: DjamState, p: Proposal, verdicts: Verdicts) -> Step[DjamState
     assert state.dice is not None
     s = state.settings
     seat = s.seat(p.player)
-    tokens = list(state.tokens)
+    purse = list(state.tokens)
     if state.dice.black:
         rule = {UNLIMITED: UNLIMITED_BLACK, OPEN_THEMES: OPEN_BLACK}.get(state.variant, BLACK_WIN)
         paid = min(BLACK_TOKENS, state.pool)  # Unlimited: from the set-aside supply, not the round's
-        tokens[seat] += paid
+        purse[seat] += paid
         p = replace(
             p, status="valid", rule=rule.id, reason="no letter of the dice", score=BLACK_TOKENS, tokens=paid
         )
-        state = _store(replace(state, tokens=tuple(tokens), pool=state.pool - paid), p)
+        state = _store(replace(state, tokens=tuple(purse), pool=state.pool - paid), p)
         short = "" if paid == BLACK_TOKENS else f" (only {paid} were left)"
         verdicts.append(
             Verdict(
                 rule,
-                f"{_shown(p)} has no letter of the dice: {p.player} wins the round and takes {paid} tokens{short}",
+                f"{_shown(p)} has no letter of the dice: {p.player} wins the round and takes {tokens(paid)}{short}",
                 _evidence(state, p, took=paid),
             )
         )
         if exhausted(state):
             state, more = finish(state, END, "no tokens are left")
             return Step(state, (*verdicts, *more))
-        note = f"{p.player} found the first valid word on the black face"
+        note = "the round ends: only the first valid word wins on the black face"
         if state.variant == UNLIMITED:
-            note += f"; the {state.centre} tokens of the centre stay for the next round"
+            note += f"; the {tokens(state.centre)} of the centre stay for the next round"
         state, more = close_round(state, rule, note, {"winner": p.player})
         return Step(state, (*verdicts, *more))
 
@@ -149,16 +157,16 @@ def _accept(state: DjamState, p: Proposal, verdicts: Verdicts) -> Step[DjamState
     score = len(matches)
     source = state.centre if state.variant == UNLIMITED else state.pool
     paid = min(score, source)
-    tokens[seat] += paid
+    purse[seat] += paid
     if state.variant == UNLIMITED:
-        state = replace(state, tokens=tuple(tokens), centre=state.centre - paid)
+        state = replace(state, tokens=tuple(purse), centre=state.centre - paid)
     else:
-        state = replace(state, tokens=tuple(tokens), pool=state.pool - paid)
+        state = replace(state, tokens=tuple(purse), pool=state.pool - paid)
     p = replace(p, status="valid", rule=SCORE.id, reason="", matches=matches, score=score, tokens=paid)
     state = _store(state, p)
     where = "the centre" if state.variant == UNLIMITED else "the pool"
     short = "" if paid == score else f" (only {paid} left in {where})"
-    summary = f"{_shown(p)} scores {score} ({_letters_of(p)}): {p.player} takes {paid} token{'s' * (paid != 1)}{short}"
+    summary = f"{_shown(p)} scores {score} ({_letters_of(p)}): {p.player} takes {tokens(paid)}{short}"
     verdicts.append(
         Verdict(
             SCORE, summary, _evidence(state, p, matches=[[i, c] for i, c in matches], score=score, took=paid)
