@@ -54,7 +54,7 @@ PROPER = Rule(
 )
 REPEAT = Rule(
     "djam.repeat",
-    f"{DOCS}, Ambiguities (a word said twice)",
+    f"{DOCS}, The same-root rule (readings)",
     "A word already spoken in the round, proper noun or not, cannot be announced again.",
 )
 SCORE = Rule(
@@ -82,7 +82,7 @@ ROUND_END = Rule(
 )
 TABLE_ENDS_ROUND = Rule(
     "djam.table-ends-round",
-    f"{DOCS}, Ambiguities (nobody finds a word)",
+    f"{DOCS}, Ambiguities and the readings chosen, 13",
     "When the players still in the round give up, the scorekeeper ends the round; they score nothing.",
 )
 BLACK_WIN = Rule(
@@ -106,7 +106,7 @@ END = Rule(
 )
 END_BY_TABLE = Rule(
     "djam.end-by-table",
-    f"{DOCS}, Ambiguities (stopping early)",
+    f"{DOCS}, Ambiguities and the readings chosen, 13",
     "The table may stop the game early; the player with the most tokens then wins, ties shown.",
 )
 UNLIMITED_CENTRE = Rule(

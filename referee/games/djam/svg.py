@@ -6,7 +6,7 @@ from __future__ import annotations
 from html import escape
 
 from referee.games.djam.letters import BLACK, COLOURS
-from referee.games.djam.model import UNLIMITED, Dice, DjamState, Proposal
+from referee.games.djam.model import OPEN_THEMES, UNLIMITED, Dice, DjamState, Proposal
 from referee.games.djam.play import winners
 
 WIDTH = 900
@@ -85,14 +85,18 @@ def _word(p: Proposal, x: int, y: int) -> str:
     return f'<text x="{x}" y="{y}" font-size="26" fill="{fill}">{"".join(spans)}</text>'
 
 
+def _clip(text: str, limit: int = 46) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def _outcome(p: Proposal) -> str:
     if p.status == "valid":
         return f"+{p.tokens}"
     if p.status == "wrong":
-        return f"−{-p.tokens} ({p.reason})"
+        return _clip(f"−{-p.tokens}: {p.reason}")
     if p.status == "pending":
         return "waiting for a ruling"
-    return f"refused: {p.reason}"
+    return _clip(f"refused: {p.reason}")
 
 
 def _proposals(state: DjamState, proposals: tuple[Proposal, ...], y: int) -> tuple[list[str], int]:
@@ -100,9 +104,9 @@ def _proposals(state: DjamState, proposals: tuple[Proposal, ...], y: int) -> tup
     for p in proposals:
         parts.append(_text(20, y, p.player, 22, TEXT))
         parts.append(_word(p, 190, y))
-        theme = f"[{p.theme}] " if state.settings.variant != "classic" and p.theme else ""
+        theme = f"[{p.theme}] " if state.settings.variant == OPEN_THEMES and p.theme else ""
         fill = GOLD if p.status == "valid" else ("#ff5a5a" if p.status == "wrong" else DIM)
-        parts.append(_text(500, y, theme + _outcome(p), 18, fill))
+        parts.append(_text(480, y, theme + _outcome(p), 17, fill))
         y += 36
     return parts, y
 
@@ -122,7 +126,7 @@ def render(state: DjamState) -> str:
             f"Game over · {' and '.join(best)} {'wins' if len(best) == 1 else 'tie'} with {max(state.tokens)}"
         )
     rows = len(proposals) + len(s.players)
-    height = 330 + 36 * rows + (40 if s.variant == "open-themes" else 0)
+    height = 330 + 36 * rows + (44 if s.variant == OPEN_THEMES else 0)
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" role="img" font-family="sans-serif" '
         f'aria-label="Djam, round {state.round_no}">',
@@ -132,21 +136,21 @@ def render(state: DjamState) -> str:
     theme = ""
     if dice is not None and dice.theme is not None:
         theme = f"Theme {dice.theme}: {s.themes[dice.theme - 1]}"
-    elif s.variant == "open-themes":
+    elif s.variant == OPEN_THEMES:
         theme = "Open themes"
     parts.append(_text(20, 62, theme, 22, GOLD))
     parts += _dice(dice, 80)
     parts += _required(dice, 60)
     y = 200
-    if s.variant == "open-themes":
+    if s.variant == OPEN_THEMES:
+        y += 6
         closed = state.closed_by_anyone()
-        x = 20
         for t, name in enumerate(s.themes, start=1):
             fill = DIM if t in closed else TEXT
             mark = "✓ " if t in closed else ""
-            parts.append(_text(x, y, f"{mark}{t} {name}", 14, fill))
-            x += 145
-        y += 40
+            x, row = 20 + 290 * ((t - 1) % 3), (t - 1) // 3
+            parts.append(_text(x, y + 22 * row, _clip(f"{mark}{t} {name}", 32), 16, fill))
+        y += 44
     block, y = _proposals(state, proposals, y + 10)
     parts += block
     if state.queue:
