@@ -135,6 +135,7 @@ def test_random_console_games_keep_every_invariant(game: dict[str, Any], data: s
         s = fold.state
         assert s.pool + s.centre + sum(s.tokens) == s.settings.total
         assert min(s.tokens) >= 0 and s.pool >= 0 and s.centre >= 0
+        assert len(set(s.queue)) == len(s.queue) and set(s.queue) <= set(s.eligible())
         assert all(v.rule.id and v.summary for v in step.verdicts)
     summary = fold.summary()
     label_example(f"rounds played: {min(summary['round'] - 1, 3)}")

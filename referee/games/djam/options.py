@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from referee.games.base import EventError, GameHeader, OptionSpec, resolve_options
-from referee.games.djam.model import OPEN_THEMES, VARIANTS, Settings
+from referee.games.djam.model import VARIANTS, Settings
 from referee.games.djam.roots import languages
 from referee.games.djam.themes import ThemeDataError, cards, check_themes, theme_card
 
@@ -112,8 +112,6 @@ def settings_from_header(header: GameHeader) -> Settings:
         youngest_seat = players.index(youngest)
     else:
         raise EventError(f"option 'youngest' must name a player ({', '.join(players)}), not {youngest!r}")
-    if variant == OPEN_THEMES and len(themes) != 6:  # pragma: no cover - check_themes ensures six
-        raise EventError("Open themes needs a card of six themes")
     return Settings(
         players=players,
         variant=variant,

@@ -88,11 +88,13 @@ def _evidence(state: DjamState, p: Proposal, **more: Any) -> dict[str, Any]:
     return facts
 
 
-def _refuse(state: DjamState, p: Proposal, rule: Rule, reason: str, **more: Any) -> Step[DjamState]:
+def _refuse(
+    state: DjamState, p: Proposal, rule: Rule, reason: str, before: Verdicts | None = None, **more: Any
+) -> Step[DjamState]:
     """A spoken word that does not stand: no tokens; the player may press again."""
     p = replace(p, status="refused", rule=rule.id, reason=reason, needs=())
     verdict = Verdict(rule, f"{_shown(p)} refused: {reason}", _evidence(state, p, **more))
-    return Step(_store(state, p), (verdict,))
+    return Step(_store(state, p), (*(before or ()), verdict))
 
 
 def _wrong_black(state: DjamState, p: Proposal, faults: tuple[tuple[int, str], ...]) -> Step[DjamState]:
@@ -248,6 +250,42 @@ def _theme_of(state: DjamState, who: str, event: Mapping[str, Any]) -> int | Non
     return theme
 
 
+def _root_rule(
+    state: DjamState, p: Proposal, ruling: str, verdicts: Verdicts
+) -> tuple[Proposal, str | None, dict[str, Any]]:
+    """The same-root rule: the proposal (maybe waiting for a ruling), a refusal reason or None."""
+    s = state.settings
+    if p.proper:
+        conflicts = [
+            q.word
+            for q in state.proposals
+            if compare_roots(p.word, q.word, s.language, s.root_prefix).kind != "different"
+        ]
+        if conflicts:
+            shared = ", ".join(map(repr, conflicts))
+            summary = f"{p.word!r} is a proper noun: sharing a root with {shared} is allowed"
+            verdicts.append(Verdict(PROPER, summary, {"word": p.word, "earlier": conflicts}))
+        return p, None, {}
+    if ruling == "same":
+        return p, "the scorekeeper rules it shares its root with a word already spoken", {}
+    if ruling == "different":
+        summary = f"the scorekeeper rules that {p.word!r} shares no root with an earlier word"
+        verdicts.append(Verdict(ROOT, summary, {"word": p.word, "ruling": "different"}))
+        return p, None, {}
+    near = None
+    for q in state.proposals:
+        check = compare_roots(p.word, q.word, s.language, s.root_prefix)
+        if check.kind == "same":
+            reason = f"same root as {q.word!r} ({q.player}): {check.reason}"
+            return p, reason, {"earlier": q.word, "stems": list(check.stems)}
+        if check.kind == "near" and near is None:
+            near = (q, check)
+    if near is not None:
+        q, check = near
+        p = replace(p, needs=("root",), root_with=q.word, root_note=check.reason)
+    return p, None, {}
+
+
 def apply_word(state: DjamState, event: Mapping[str, Any]) -> Step[DjamState]:
     """A word as spoken, typed by the scorekeeper."""
     require_play(state, "entering a word")
@@ -287,54 +325,13 @@ def apply_word(state: DjamState, event: Mapping[str, Any]) -> Step[DjamState]:
             f"it begins with {p.letters[0].upper()}, not {dice.required} (the {dice.colour} die)",
         )
 
-    if p.proper:
-        conflicts = [
-            q.word
-            for q in state.proposals
-            if compare_roots(p.word, q.word, s.language, s.root_prefix).kind != "different"
-        ]
-        if conflicts:
-            verdicts.append(
-                Verdict(
-                    PROPER,
-                    f"{p.word!r} is a proper noun: sharing a root with {', '.join(map(repr, conflicts))} is allowed",
-                    {"word": p.word, "earlier": conflicts},
-                )
-            )
-    elif ruling == "same":
-        return _refuse(state, p, ROOT, "the scorekeeper rules it shares its root with a word already spoken")
-    elif ruling == "auto":
-        near = None
-        for q in state.proposals:
-            check = compare_roots(p.word, q.word, s.language, s.root_prefix)
-            if check.kind == "same":
-                return _refuse(
-                    state,
-                    p,
-                    ROOT,
-                    f"same root as {q.word!r} ({q.player}): {check.reason}",
-                    earlier=q.word,
-                    stems=list(check.stems),
-                )
-            if check.kind == "near" and near is None:
-                near = (q, check)
-        if near is not None:
-            q, check = near
-            p = replace(p, needs=("root",), root_with=q.word, root_note=check.reason)
-    else:
-        verdicts.append(
-            Verdict(
-                ROOT,
-                f"the scorekeeper rules that {p.word!r} shares no root with an earlier word",
-                {"word": p.word, "ruling": "different"},
-            )
-        )
-
+    p, refusal, facts = _root_rule(state, p, ruling, verdicts)
+    if refusal is not None:
+        return _refuse(state, p, ROOT, refusal, **facts)
     if s.theme_ruling == "scorekeeper":
         if not fits:
-            return _refuse(
-                state, p, THEME, f"the table rules it does not fit the theme {_theme_name(state, p)}"
-            )
+            reason = f"the table rules it does not fit the theme {_theme_name(state, p)}"
+            return _refuse(state, p, THEME, reason, verdicts)
     else:
         p = replace(p, needs=(*p.needs, "theme"))
     if p.needs:
