@@ -146,3 +146,41 @@ def test_random_console_games_keep_every_invariant(game: dict[str, Any], data: s
     ET.fromstring(fold.engine.render_svg(fold.state))
     replayed = replay_lines(record_lines(header, accepted))
     assert replayed.summary() == summary
+
+
+junk = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-3, 9),
+    st.text(max_size=3),
+    st.lists(st.text(max_size=2), max_size=3),
+)
+
+
+@given(
+    st.fixed_dictionaries(
+        {"type": st.sampled_from(("dice", "word", "order", "pass", "root", "vote", "contest"))},
+        optional={
+            key: junk
+            for key in ("green", "white", "yellow", "red", "blue", "colour", "theme", "player", "word", "noun",
+                        "fits", "root", "order", "same", "for", "against", "ranking")
+        },
+    ),
+    st.sampled_from(("classic", "unlimited", "open-themes")),
+    st.booleans(),
+)  # fmt: skip
+def test_malformed_events_are_refused_cleanly(event: dict[str, Any], variant: str, rolled: bool) -> None:
+    """Any shape of event either applies or raises EventError; nothing else escapes, nothing changes."""
+    fold = Fold.start(GameHeader("djam", variant, ("Ann", "Bob", "Cat"), {}))
+    if rolled:
+        roll = {"green": "B", "white": "O", "yellow": "R", "red": "V", "blue": "A", "colour": "green"}
+        fold.apply({"type": "dice", **roll, **({} if variant == "open-themes" else {"theme": 1})})
+    before = fold.state
+    try:
+        step = fold.engine.apply(before, event)
+    except EventError as exc:
+        assert str(exc)
+        assert fold.state is before
+    else:
+        s = step.state
+        assert s.pool + s.centre + sum(s.tokens) == s.settings.total
