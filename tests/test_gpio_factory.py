@@ -84,13 +84,14 @@ def test_stamped_mock_pins_take_explicit_ticks_and_default_to_monotonic() -> Non
     factory = MockFactory(pin_class=StampedMockPin)
     try:
         pin = factory.pin(4)
+        assert isinstance(pin, StampedMockPin)
         pin.function = "input"
         seen: list[tuple[float, bool]] = []
 
         def changed(ticks: float, state: bool) -> None:
             seen.append((ticks, state))
 
-        pin.when_changed = changed
+        pin.when_changed = changed  # pyright: ignore[reportAttributeAccessIssue]
         pin.drive_high(ticks=3.0)
         pin.drive_low(ticks=2.5)  # out of order on purpose: the pin does not judge
         before = time.monotonic()
