@@ -258,6 +258,8 @@ class GpioButtonSource:
                 f"drive() presses virtual buttons and needs the mock pin factory; this source runs "
                 f"on {self._opened.name}, where only a real button can press"
             )
+        if self._state == "stopped":
+            raise RuntimeError("this GPIO source is stopped; open a new one to press its buttons")
         button = self._buttons.get(seat)
         if button is None:
             raise KeyError(f"seat {seat} is not wired; wired seats: {self.seats}")

@@ -196,6 +196,8 @@ def test_stop_releases_every_pin_and_cannot_restart() -> None:
     assert not source.health().ok and source.health().detail.startswith("stopped")
     with pytest.raises(RuntimeError, match="open a new one"):
         source.start(lambda edge: None)
+    with pytest.raises(RuntimeError, match="needs the mock pin factory"):
+        source.drive(1, True)
     for gpio, _ in pm.uses():  # every pin is free again
         LED(gpio, pin_factory=opened.factory).close()
     opened.close()
