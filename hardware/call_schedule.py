@@ -30,7 +30,9 @@ from dataclasses import dataclass
 from typing import Any
 
 SHAPES = ("uniform", "non-aging")
-MIN_DELAY_S = 0.5  # players need a moment after the "armed" signal to settle their hands
+# Players need a moment after the "armed" signal to settle their hands: at a table keep the
+# minimum at 0.5 s or more (the default is 1.5 s). Shorter delays are for demos and tests.
+MIN_DELAY_S = 0.0
 MAX_DELAY_S = 30.0
 
 

@@ -36,7 +36,7 @@ from hardware.feedback import Feedback
 from hardware.pin_factory import OpenedFactory, StampedMockPin, open_factory
 from hardware.pinmap import PinMap
 from hardware.source import ButtonEdge, EdgeHandler, SourceHealth
-from referee.arbitration import TIE_WINDOW_NS
+from hardware.timing import TIE_WINDOW_NS
 
 log = logging.getLogger(__name__)
 

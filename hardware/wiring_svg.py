@@ -21,8 +21,8 @@ from html import escape
 
 from hardware.pin_factory import CLOCK_OF_FACTORY
 from hardware.pinmap import BUS_PINS, HEADER, ID_EEPROM_PINS, PinMap
-from referee.arbitration import TIE_WINDOW_NS, format_ns
-from referee.pictures import SEAT_COLOURS
+from hardware.seats import SEAT_COLOURS
+from hardware.timing import TIE_WINDOW_NS, format_ns
 
 WIDTH = 980
 ROW = 26

@@ -30,13 +30,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-# Default tie windows by input path, sized by each path's timing error (docs/timing.md).
-TIE_WINDOW_NS: Mapping[str, int] = {
-    "lgpio": 100_000,  # kernel edge stamps; lower GPIO wins exact coincidences (bank scan order)
-    "rp2040": 10_000,  # one MCU samples every seat in the same read at 1 µs resolution
-    "callback": 2_000_000,  # rpigpio/native: the time a Python callback ran, not the edge
-    "mock": 1_000_000,  # virtual buttons on a laptop: stamped when the click is handled
-}
+from hardware.timing import TIE_WINDOW_NS, format_ns
+
+__all__ = ["TIE_WINDOW_NS", "Contest", "Press", "PressVerdict", "Release", "arbitrate", "format_ns"]
+
 DEFAULT_TIE_WINDOW_NS = TIE_WINDOW_NS["lgpio"]
 DEFAULT_MIN_REACTION_NS = 100_000_000  # faster than any human answer to the call
 
@@ -233,18 +230,3 @@ def _held_at(arm_t_ns: int, presses: list[Press], releases: list[Release]) -> se
         if t < arm_t_ns:
             last[seat] = (t, down)
     return {seat for seat, (_, down) in last.items() if down}
-
-
-def format_ns(ns: int) -> str:
-    """A duration for people: 37.2 ms, 85 µs, 1.50 s.
-
-    >>> format_ns(37_200_000), format_ns(85_000), format_ns(1_500_000_000), format_ns(400)
-    ('37.2 ms', '85 µs', '1.50 s', '400 ns')
-    """
-    if ns >= 1_000_000_000:
-        return f"{ns / 1e9:.2f} s"
-    if ns >= 1_000_000:
-        return f"{ns / 1e6:.1f} ms"
-    if ns >= 1_000:
-        return f"{ns / 1e3:.0f} µs"
-    return f"{ns} ns"

@@ -1,11 +1,20 @@
 """Running a fastest-hand contest in the daemon: arm, wait, call, collect presses, close, verdict.
 
 The game says which seats contest (``engine.contest(state)``). Arming journals the contest and
-the seats held down at that moment; after a random delay the source makes the call on its own
-clock; every confirmed edge of a contesting seat is journalled as evidence as it arrives; the
-contest closes when every seat has pressed, when the winner is certain (``needs="first"``: the
-first valid press plus `decide_after_s`), or at the timeout. Then the presses are arbitrated
-(referee.arbitration) and the verdict goes to the game as a ``contest`` event.
+the seats held down at that moment; after a random delay (hardware.call_schedule) the source
+makes the call on its own clock; every confirmed edge of a contesting seat is journalled as
+evidence as it arrives. The contest closes
+
+- when every seat has pressed (or false-started, or was held down at arming);
+- for ``needs="first"``: `decide_after_s` after the first valid press (the winner's LED lights
+  as soon as nobody can still come within the tie window; the wait is for the margin);
+- for ``needs="order"``: as soon as the newest press is settled; the daemon then re-arms at
+  once for the seats the game still wants, keeping the same call (a chain), so each speaker is
+  known within milliseconds;
+- at the timeout, or when the game moves on (its contest key changes): then it is voided.
+
+The presses are arbitrated (referee.arbitration) and the verdict goes to the game as a
+``contest`` event carrying the request's key.
 """
 
 from __future__ import annotations
@@ -17,6 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from hardware.call_schedule import CallSchedule
 from hardware.source import ButtonEdge, ButtonSource
 from referee.arbitration import DEFAULT_MIN_REACTION_NS, Contest, Press, PressVerdict, Release, arbitrate
 from referee.games.base import ContestRequest
@@ -27,16 +37,14 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class ContestSettings:
-    delay_min_s: float = 1.5  # the call comes a random time after arming, so nobody can anticipate it
-    delay_max_s: float = 4.0
+    schedule: CallSchedule = field(default_factory=CallSchedule)  # the random wait before the call
     min_reaction_ns: int = DEFAULT_MIN_REACTION_NS
     tie_window_ns: int | None = None  # None: the input path's own default
     decide_after_s: float = 0.75  # how long after the first valid press a "first" contest stays open
+    settle_s: float = 0.005  # beyond the tie window: edges still on their way (debounce, delivery)
 
     def __post_init__(self) -> None:
-        if not 0 <= self.delay_min_s <= self.delay_max_s:
-            raise ValueError("the call delay needs 0 ≤ minimum ≤ maximum")
-        if self.decide_after_s < 0 or self.min_reaction_ns < 0:
+        if self.decide_after_s < 0 or self.min_reaction_ns < 0 or self.settle_s < 0:
             raise ValueError("contest timings cannot be negative")
         if self.tie_window_ns is not None and self.tie_window_ns < 0:
             raise ValueError("the tie window cannot be negative")
@@ -54,6 +62,7 @@ class _Running:
     releases: list[Release] = field(default_factory=list)
     handles: list[asyncio.TimerHandle] = field(default_factory=list)
     deciding: bool = False  # the close after the first valid press is scheduled
+    lit: bool = False  # the winner's LED is on
 
 
 class ContestRunner:
@@ -74,21 +83,19 @@ class ContestRunner:
         self.last: dict[str, Any] | None = None  # the last verdict, for the display
         self.listeners: list[Callable[[str, dict[str, Any]], None]] = []  # (kind, data): call, verdict …
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._chain: tuple[int, str, int] | None = None  # (game, key, call time) of an "order" chain
+        self._follow_scheduled = False
 
     # -- wiring ----------------------------------------------------------------------------------
 
     def attach(self, loop: asyncio.AbstractEventLoop) -> None:
-        """Start listening to the source; edges may arrive on any thread."""
+        """Start listening to the source and the game; edges may arrive on any thread."""
         self._loop = loop
         self.source.start(lambda edge: loop.call_soon_threadsafe(self.on_edge, edge))
         if hasattr(self.source, "when_caller_pressed"):  # an optional caller button arms the contest
-            self.source.when_caller_pressed = lambda: loop.call_soon_threadsafe(self._arm_from_caller)
-
-    def _arm_from_caller(self) -> None:
-        try:
-            self.arm()
-        except InputRefused as exc:
-            log.info("caller button ignored: %s", exc)
+            self.source.when_caller_pressed = lambda: loop.call_soon_threadsafe(self._arm_quietly)
+        self.session.listeners.append(self._game_changed)
+        self._game_changed()
 
     @property
     def tie_window_ns(self) -> int:
@@ -108,6 +115,51 @@ class ContestRunner:
         assert self.running is not None and self._loop is not None
         self.running.handles.append(self._loop.call_later(delay_s, fn))
 
+    def _feedback(self, method: str, *args: Any) -> None:
+        feedback = getattr(self.source, "feedback", None)
+        if feedback is None:
+            return
+        try:
+            getattr(feedback, method)(*args)
+        except Exception:  # a broken LED must not lose a verdict
+            log.exception("seat feedback %s failed", method)
+
+    # -- following the game ----------------------------------------------------------------------
+
+    def _game_changed(self) -> None:
+        """After any change: void a contest the game no longer wants; auto-arm one it wants."""
+        if self._loop is None or self._follow_scheduled:
+            return
+        self._follow_scheduled = True
+        self._loop.call_soon(self._follow_game)
+
+    def _wanted(self) -> tuple[int, ContestRequest | None] | None:
+        gid = self.session.current_id
+        if gid is None or gid not in self.session.games:
+            return None
+        game = self.session.games[gid]
+        if game.broken or self.session.journal_error:
+            return gid, None
+        return gid, game.fold.engine.contest(game.fold.state)
+
+    def _follow_game(self) -> None:
+        self._follow_scheduled = False
+        wanted = self._wanted()
+        running = self.running
+        if running is not None:
+            if wanted is None or wanted[0] != running.game_id:
+                self.cancel("another game was selected")
+            elif wanted[1] is None or wanted[1].key != running.request.key:
+                self.cancel("the game moved on before the contest closed")
+        elif wanted is not None and wanted[1] is not None and wanted[1].auto_arm:
+            self._arm_quietly()
+
+    def _arm_quietly(self) -> None:
+        try:
+            self.arm()
+        except InputRefused as exc:
+            log.info("contest not armed: %s", exc)
+
     # -- the contest -----------------------------------------------------------------------------
 
     def arm(self) -> dict[str, Any]:
@@ -125,31 +177,43 @@ class ContestRunner:
         held_buttons = self.source.held()
         held = frozenset(name for number, name in buttons.items() if number in held_buttons)
         armed_at = self.source.now_ns()
+        chained = self._chain if self._chain and self._chain[:2] == (game.id, request.key) else None
+        delay_ns = 0 if request.call_delay == "none" else self.settings.schedule.delay_ns(self.rng)
         self.session.submit(
             {
                 "type": "arm",
                 "label": request.label,
+                "key": request.key,
                 "seats": list(request.seats),
                 "buttons": {name: number for number, name in buttons.items()},
                 "held": sorted(held),
                 "t_ns": armed_at,
                 "clock": self.source.clock,
+                "call_delay_ns": delay_ns,
             },
             game.id,
         )
         self.running = _Running(game.id, request, buttons, held, armed_at)
-        delay = self.rng.uniform(self.settings.delay_min_s, self.settings.delay_max_s)
-        self._later(delay, self._call)
-        log.info("contest armed: %s, call in %.2f s, held: %s", request.label, delay, sorted(held))
+        if not chained:
+            self._feedback("clear")
+        if chained:
+            # The same call goes on for the seats still wanted: no new beep, same clock origin.
+            self._start(chained[2], beep=False)
+        elif request.call_delay == "none":
+            self._call()
+        else:
+            self._later(delay_ns / 1e9, self._call)
+        log.info("contest armed: %s (call in %.2f s), held: %s", request.label, delay_ns / 1e9, sorted(held))
         self._notify("armed", {"label": request.label, "held": sorted(held)})
         return {"label": request.label, "seats": list(request.seats), "held": sorted(held)}
 
     def cancel(self, reason: str) -> None:
-        """Void the running contest (scorekeeper's cancel, a rebooted input device …)."""
+        """Void the running contest (scorekeeper's cancel, a rebooted input device, the game moved on)."""
         running = self.running
         if running is None:
             raise InputRefused("no contest is running", status=409)
         self._stop()
+        self._chain = None
         try:
             self.session.submit({"type": "void", "reason": reason}, running.game_id)
         except InputRefused:
@@ -165,20 +229,27 @@ class ContestRunner:
         self.running = None
 
     def _call(self) -> None:
+        if self.running is not None:
+            self._start(self.source.call(), beep=True)
+
+    def _start(self, t_ns: int, beep: bool) -> None:
         running = self.running
-        if running is None:
-            return
-        t_ns = self.source.call()
+        assert running is not None
         try:
-            self.session.submit({"type": "call", "t_ns": t_ns, "clock": self.source.clock}, running.game_id)
+            self.session.submit(
+                {"type": "call", "t_ns": t_ns, "clock": self.source.clock, "chained": not beep},
+                running.game_id,
+            )
         except InputRefused as exc:
             self._stop()
             self.last = {"void": str(exc), "label": running.request.label}
             self._notify("void", {"reason": str(exc)})
             return
         running.call_t_ns = t_ns
-        self._notify("call", {"call": running.request.call, "label": running.request.label})
-        self._later(running.request.timeout_s, lambda: self._close("timeout"))
+        if beep:
+            self._notify("call", {"call": running.request.call, "label": running.request.label})
+        if running.request.timeout_s > 0:
+            self._later(running.request.timeout_s, lambda: self._close("timeout"))
         self._check_close()
 
     def on_edge(self, edge: ButtonEdge) -> None:
@@ -204,9 +275,8 @@ class ContestRunner:
             return
         if edge.pressed:
             early = running.call_t_ns is None or edge.t_ns < running.call_t_ns + self.settings.min_reaction_ns
-            first = all(p.seat != name for p in running.presses)
-            if early and first and (feedback := getattr(self.source, "feedback", None)) is not None:
-                feedback.show_false_start(edge.seat)  # the seat blinks at once, before the verdict
+            if early and all(p.seat != name for p in running.presses):
+                self._feedback("show_false_start", edge.seat)  # the seat blinks at once
             running.presses.append(Press(name, edge.t_ns))
         else:
             running.releases.append(Release(name, edge.t_ns))
@@ -214,13 +284,13 @@ class ContestRunner:
         self._check_close()
 
     def _contest(self, running: _Running) -> Contest:
-        timeout_ns = int(running.request.timeout_s * 1e9)
+        timeout = running.request.timeout_s
         return Contest(
             arm_t_ns=running.call_t_ns if running.call_t_ns is not None else running.armed_at_ns,
             seats=running.request.seats,
             tie_window_ns=self.tie_window_ns,
             min_reaction_ns=self.settings.min_reaction_ns,
-            timeout_ns=timeout_ns,
+            timeout_ns=None if timeout <= 0 else int(timeout * 1e9),
             clock=self.source.clock,
             held_at_arm=running.held,
         )
@@ -241,10 +311,25 @@ class ContestRunner:
         accounted |= set(verdict.false_starts) | set(verdict.held_at_arm)
         if accounted >= set(running.request.seats):
             self._close("every seat has pressed")
-        elif running.request.needs == "first" and verdict.ranking and not running.deciding:
-            # The winner is known once nobody can come within the tie window of the first press.
-            running.deciding = True
+            return
+        if not verdict.ranking or running.deciding:
+            return
+        running.deciding = True
+        # Nobody can still come within the tie window of the first press once this has passed.
+        settle_s = self.tie_window_ns / 1e9 + self.settings.settle_s
+        if running.request.needs == "order":
+            self._later(settle_s, lambda: self._close("the next speaker is settled"))
+        else:
+            self._later(settle_s, self._light_leader)
             self._later(self.settings.decide_after_s, lambda: self._close("the first press is settled"))
+
+    def _light_leader(self) -> None:
+        running, verdict = self.running, self.provisional()
+        if running is None or verdict is None or not verdict.winners:
+            return
+        button_of = {name: number for number, name in running.buttons.items()}
+        self._feedback("show_verdict", [button_of[s] for s in verdict.winners], [])
+        running.lit = True
 
     def _close(self, why: str) -> None:
         running = self.running
@@ -252,36 +337,47 @@ class ContestRunner:
         if running is None or verdict is None:
             return
         self._stop()
-        payload = {"type": "contest", "label": running.request.label, "closed": why, **verdict.to_json()}
+        request = running.request
+        payload = {
+            "type": "contest",
+            "label": request.label,
+            "key": request.key,
+            "closed": why,
+            **verdict.to_json(),
+        }
+        if request.needs == "order" and running.call_t_ns is not None:
+            self._chain = (running.game_id, request.key, running.call_t_ns)
         try:
             step = self.session.submit(payload, running.game_id)
         except InputRefused as exc:
             log.error("the game refused the contest verdict: %s", exc)
-            self.last = {"verdict": verdict.to_json(), "error": str(exc), "label": running.request.label}
+            self.last = {"verdict": verdict.to_json(), "error": str(exc), "label": request.label}
             self._notify("verdict", self.last)
             return
         self.last = {
-            "label": running.request.label,
+            "label": request.label,
             "verdict": verdict.to_json(),
             "buttons": {name: number for number, name in running.buttons.items()},
             "game_verdicts": [v.to_json() for v in step.verdicts],
         }
         log.info("contest closed (%s): %s", why, verdict.summary())
-        self._show_on_seats(running, verdict)
+        button_of = self.last["buttons"]
+        self._feedback(
+            "show_verdict",
+            [button_of[s] for s in verdict.winners],
+            [button_of[s] for s in verdict.false_starts],
+        )
         self._notify("verdict", self.last)
+        if request.needs == "order":
+            self._continue_chain(running.game_id, request.key)
 
-    def _show_on_seats(self, running: _Running, verdict: PressVerdict) -> None:
-        """Light the winner's LED (all tied seats in a tie), blink false starts."""
-        feedback = getattr(self.source, "feedback", None)
-        if feedback is None:
-            return
-        button_of = {name: number for number, name in running.buttons.items()}
-        try:
-            feedback.show_verdict(
-                [button_of[s] for s in verdict.winners], [button_of[s] for s in verdict.false_starts]
-            )
-        except Exception:  # a broken LED must not lose a verdict
-            log.exception("seat feedback failed")
+    def _continue_chain(self, game_id: int, key: str) -> None:
+        """Re-arm at once for the seats still wanted, so no press falls between two contests."""
+        wanted = self._wanted()
+        if wanted is not None and wanted[0] == game_id and wanted[1] is not None and wanted[1].key == key:
+            self._arm_quietly()
+        else:
+            self._chain = None
 
     def view(self) -> dict[str, Any]:
         running = self.running
@@ -292,6 +388,7 @@ class ContestRunner:
                 "phase": "called" if running.call_t_ns is not None else "armed",
                 "label": running.request.label,
                 "call": running.request.call,
+                "needs": running.request.needs,
                 "seats": list(running.request.seats),
                 "held": sorted(running.held),
                 "provisional": verdict.to_json() if verdict else None,

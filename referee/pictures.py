@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from html import escape
 
-from referee.arbitration import format_ns
+from hardware.seats import SEAT_COLOURS
+from hardware.timing import format_ns
 
-SEAT_COLOURS = ("#e6194b", "#3cb44b", "#ffe119", "#4363d8", "#f58231", "#911eb4", "#42d4f4", "#f032e6")
+__all__ = ["SEAT_COLOURS", "bar_chart_svg", "timeline_svg"]
 
 
 def bar_chart_svg(values: Mapping[str, int], unit: str) -> str:

@@ -73,7 +73,7 @@ def test_a_fixed_delay_is_allowed() -> None:
     ("kwargs", "message"),
     [
         ({"min_s": 4.0, "max_s": 1.5}, "min ≤ max"),
-        ({"min_s": 0.1, "max_s": 1.0}, "0.5 s ≤ min"),
+        ({"min_s": -0.1, "max_s": 1.0}, "0.0 s ≤ min"),
         ({"min_s": 1.0, "max_s": 60.0}, "≤ 30.0 s"),
         ({"min_s": float("nan")}, "number of seconds"),
         ({"min_s": True}, "number of seconds"),

@@ -7,6 +7,7 @@ import asyncio
 import sys
 from pathlib import Path
 
+from hardware.call_schedule import CallSchedule
 from referee.contests import ContestSettings
 from referee.daemon import ServeOptions, default_data_dir
 from referee.daemon import run as run_daemon
@@ -27,6 +28,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--call-delay", type=float, nargs=2, metavar=("MIN_S", "MAX_S"), default=(1.5, 4.0),
                         help="random wait between arming and the call (default 1.5 4)")  # fmt: skip
     parser.add_argument(
+        "--call-shape",
+        choices=("uniform", "non-aging"),
+        default="uniform",
+        help="uniform delay, or non-aging: waiting tells players little about when the call comes",
+    )
+    parser.add_argument(
         "--min-reaction-ms",
         type=float,
         default=100.0,
@@ -43,8 +50,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     try:
         contest = ContestSettings(
-            delay_min_s=args.call_delay[0],
-            delay_max_s=args.call_delay[1],
+            schedule=CallSchedule(args.call_delay[0], args.call_delay[1], args.call_shape),
             min_reaction_ns=int(args.min_reaction_ms * 1e6),
             tie_window_ns=None if args.tie_window_us is None else int(args.tie_window_us * 1e3),
         )

@@ -108,7 +108,11 @@ FieldKind = Literal["choice", "choices", "text", "int", "bool", "seat", "seats"]
 
 @dataclass(frozen=True)
 class Field:
-    """One input of a console action. `choices` lists the legal values where they are known."""
+    """One input of a console action. `choices` lists the legal values where they are known.
+
+    A choice is a plain JSON value, or ``choice(value, label)`` to show people a label. The
+    ``seats`` kind is an ordered selection: the console keeps the order players are picked in.
+    """
 
     name: str
     label: str
@@ -126,6 +130,11 @@ class Field:
             "required": self.required,
             "default": self.default,
         }
+
+
+def choice(value: Any, label: str) -> dict[str, Any]:
+    """A choice shown as `label` whose value is `value` (e.g. a theme number shown by its name)."""
+    return {"value": value, "label": label}
 
 
 @dataclass(frozen=True)
@@ -153,7 +162,13 @@ class ContestRequest:
     """A fastest-hand contest the game wants now.
 
     `needs="first"` closes the contest once the winner is certain (Dschamál duels);
-    `needs="order"` waits for every seat or the timeout (Djam's speaking order).
+    `needs="order"` reports each new press as soon as it is settled, and the daemon re-arms for
+    the seats still wanted (Djam's speaking order: players press whenever they have a word).
+    `key` names the moment of the game the contest belongs to ("round 3"); the daemon copies it
+    into the contest event and voids a running contest when the game's key changes, so a verdict
+    never lands in the wrong round. `call_delay="none"` makes the call at arming (in Djam the
+    dice are the call); `auto_arm` lets the daemon arm without waiting for the scorekeeper.
+    A `timeout_s` of 0 means no timeout.
     """
 
     seats: tuple[str, ...]
@@ -161,6 +176,9 @@ class ContestRequest:
     call: str = "Go!"  # shown and spoken at the call: "Dschamál!"
     needs: Literal["first", "order"] = "first"
     timeout_s: float = 20.0
+    key: str = ""
+    call_delay: Literal["random", "none"] = "random"
+    auto_arm: bool = False
 
     def to_json(self) -> JSON:
         return {
@@ -169,6 +187,9 @@ class ContestRequest:
             "call": self.call,
             "needs": self.needs,
             "timeout_s": self.timeout_s,
+            "key": self.key,
+            "call_delay": self.call_delay,
+            "auto_arm": self.auto_arm,
         }
 
 

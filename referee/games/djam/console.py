@@ -147,4 +147,15 @@ def contest(state: DjamState) -> ContestRequest | None:
         return None
     hint = "no letter of the dice" if state.dice.black else f"a word starting with {state.dice.required}"
     label = f"Round {state.round_no}: press when you have {hint}"
-    return ContestRequest(seats, label, CALL, "order", float(state.settings.press_window_s))
+    # The dice are the call (no random delay) and the daemon arms by itself; the key ties every
+    # verdict to this round, so a late one can never land in the next.
+    return ContestRequest(
+        seats,
+        label,
+        CALL,
+        "order",
+        float(state.settings.press_window_s),
+        key=f"round {state.round_no}",
+        call_delay="none",
+        auto_arm=True,
+    )

@@ -52,9 +52,23 @@ function fieldInput(field, players) {
     return el("label", {}, field.label, select);
   }
   if (field.kind === "choices" || field.kind === "seats") {
+    // "seats" is an ordered pick: the order players are ticked in is the order sent.
     const box = el("fieldset", { "data-name": name, "data-kind": field.kind }, el("legend", {}, field.label));
-    choices.forEach((c, i) => box.append(el("label", {}, el("input", { type: "checkbox", value: String(i) }), choiceLabel(c))));
     box._choices = choices;
+    box._order = [];
+    const marks = [];
+    const renumber = () => marks.forEach((m, i) => { const at = box._order.indexOf(i); m.textContent = at < 0 ? "" : ` (${at + 1})`; });
+    choices.forEach((c, i) => {
+      const mark = el("span", { class: "dim" });
+      marks.push(mark);
+      const input = el("input", { type: "checkbox", value: String(i) });
+      input.addEventListener("change", () => {
+        box._order = box._order.filter((x) => x !== i);
+        if (input.checked) box._order.push(i);
+        if (field.kind === "seats") renumber();
+      });
+      box.append(el("label", {}, input, choiceLabel(c), mark));
+    });
     return box;
   }
   if (field.kind === "bool") return el("label", {}, el("input", { type: "checkbox", name, "data-kind": "bool", checked: !!field.default }), field.label);
@@ -68,7 +82,7 @@ function readForm(form, action) {
     const kind = node.dataset.kind;
     const name = node.name || node.dataset.name;
     if (kind === "choice" || kind === "seat") { if (node.value !== "") event[name] = choiceValue(node._choices[Number(node.value)]); }
-    else if (kind === "choices" || kind === "seats") event[name] = [...node.querySelectorAll("input:checked")].map((i) => choiceValue(node._choices[Number(i.value)]));
+    else if (kind === "choices" || kind === "seats") event[name] = node._order.map((i) => choiceValue(node._choices[i]));
     else if (kind === "bool") event[name] = node.checked;
     else if (kind === "int") { if (node.value !== "") event[name] = Number(node.value); }
     else if (node.value !== "" || action.fields.find((f) => f.name === name)?.required) event[name] = node.value;
