@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from referee.arbitration import PressVerdict
 from referee.fold import Fold
 from referee.games.base import Action, EventError, GameHeader, Verdict
-from referee.games.dschamal.state import DschamalState
+from referee.games.dschamal.state import DschamalState, Order
 
 SEATING = ("Marc", "Anne", "Herman", "Carl", "Werner")  # clockwise, as the rulebook's examples need
 
@@ -89,8 +90,56 @@ class Table:
         return [v.rule.id for v in self.verdicts]
 
 
-def give_everyone_blue(players: Sequence[str], shapes: Sequence[str]) -> dict[str, str]:
-    return {p: f"{s}/blue" for p, s in zip(players, shapes, strict=True)}
+def position(
+    variant: str,
+    holdings: Mapping[str, Sequence[str]],
+    next: Sequence[str],
+    players: Sequence[str] = SEATING,
+    winning: Mapping[str, Sequence[str]] | None = None,
+    black: Mapping[str, int] | None = None,
+    lord: str = "",
+    last_loser: str = "",
+    **options: Any,
+) -> Table:
+    """A table set up mid-game: the stones are taken out of the bag, so the material still adds up."""
+    table = Table(variant, players, **options)
+    state = table.state
+    bag = set(state.bag)
+    winning = winning or {}
+    black = black or {}
+    for stones in (*holdings.values(), *winning.values()):
+        for s in stones:
+            bag.remove(s)  # KeyError: a stone given twice or out of the game
+    seats = tuple(next)
+    turn = seats[1] if len(seats) == 3 else seats[0]
+    table.fold.state = replace(
+        state,
+        bag=frozenset(bag),
+        front=tuple(tuple(holdings.get(p, ())) for p in players),
+        winning=tuple(tuple(winning.get(p, ())) for p in players),
+        black=tuple(black.get(p, 0) for p in players),
+        bag_black=state.bag_black - sum(black.values()),
+        started=frozenset(players),
+        order=Order(next=seats, lord=lord, last_loser=last_loser, turn=turn),
+    )
+    return table
+
+
+def win(table: Table, winner: str) -> None:
+    """`winner` wins the duel the referee asks for: faster, with the camel and the call."""
+    seats = table.state.order.next
+    assert winner in seats, f"{winner} is not in the duel {seats}"
+    loser = next(p for p in seats if p != winner)
+    table.send(press(winner, loser))
+    table.draw(winner, "camel", [winner])
+    while table.state.tasks:
+        task = table.state.tasks[0]
+        if task.kind == "take":
+            table.send(
+                {"type": "take", "player": winner, "from": loser, "stone": table.state.stones_of(loser)[0]}
+            )
+        else:
+            table.send({"type": "reach", "player": winner, "stone": "none"})
 
 
 # --- the random legal player -----------------------------------------------------------------------
@@ -111,6 +160,8 @@ def random_contest(rng: random.Random, seats: Sequence[str]) -> dict[str, Any]:
 
 def random_value(rng: random.Random, field: Any) -> Any:
     choices = list(field.choices)
+    if field.kind == "int":
+        return rng.choice(choices[:4]) if choices else 0
     if field.kind == "choices":
         k = rng.randint(0 if not field.required else 1, min(len(choices), 3)) if choices else 0
         return rng.sample(choices, k)
@@ -121,31 +172,52 @@ def random_value(rng: random.Random, field: Any) -> Any:
     return rng.choice(choices)
 
 
-def pick_action(rng: random.Random, actions: Sequence[Action]) -> dict[str, Any]:
+def pick_action(rng: random.Random, actions: Sequence[Action], state: DschamalState) -> dict[str, Any]:
     # Collapses are rare at a real table; drawing several stones at once too.
     weights = [0.05 if a.type == "collapse" else 0.08 if a.type == "several" else 1.0 for a in actions]
     action = rng.choices(list(actions), weights)[0]
     event: dict[str, Any] = {"type": action.type, **action.fixed}
     for field in action.fields:
         value = random_value(rng, field)
-        if field.kind == "choice" and field.name == "stone" and action.type == "draw" and rng.random() < 0.5:
-            value = _likely_stone(rng, field.choices, event.get("player"))
+        if field.kind == "choice" and field.name == "stone" and action.type == "draw" and rng.random() < 0.6:
+            value = _likely_stone(rng, field.choices, state)
+        if action.type == "take" and rng.random() < 0.8:
+            value = _wanted_stone(rng, field.choices, state.stones_of(event["player"])) or value
         event[field.name] = value
     return event
 
 
-def _likely_stone(rng: random.Random, choices: Iterable[str], player: Any) -> str:
-    """Players reach for stones that win: favour coloured stones over black ones."""
+def _likely_stone(rng: random.Random, choices: Iterable[str], state: DschamalState) -> str:
+    """Players feel for a shape that wins: one somebody in the contest owns, else any coloured one."""
+    seats = state.round.seats if state.round else state.players
+    owned = {s.split("/")[0] for p in seats for s in state.stones_of(p)}
     coloured = [c for c in choices if "/" in c]
-    return rng.choice(coloured) if coloured else rng.choice(list(choices))
+    wanted = [c for c in coloured if c.split("/")[0] in owned]
+    return rng.choice(wanted or coloured or list(choices))
+
+
+def _wanted_stone(rng: random.Random, choices: Iterable[str], mine: Sequence[str]) -> str | None:
+    """A taker chooses a stone of a shape he or she collects, as a real player would."""
+    shapes = {s.split("/")[0] for s in mine}
+    wanted = [c for c in choices if c.split("/")[0] in shapes]
+    return rng.choice(wanted) if wanted else None
 
 
 def random_game(
-    seed: int, variant: str, n_players: int, max_events: int = 3000, **options: Any
+    seed: int,
+    variant: str,
+    n_players: int,
+    max_events: int = 5000,
+    table: Table | None = None,
+    **options: Any,
 ) -> tuple[Table, list[DschamalState]]:
-    """Play a legal game at random until it ends (or `max_events`); returns the table and every state."""
+    """Play a legal game at random until it ends (or `max_events`), from the start or from `table`.
+
+    Returns the table and every state it went through.
+    """
     rng = random.Random(seed)
-    table = Table(variant, [f"P{i}" for i in range(n_players)], **options)
+    if table is None:
+        table = Table(variant, [f"P{i}" for i in range(n_players)], **options)
     engine = table.fold.engine
     states = [table.state]
     for _ in range(max_events):
@@ -158,7 +230,7 @@ def random_game(
         if request is not None and (not contestants or rng.random() < 0.97):
             event = random_contest(rng, request.seats)
         else:
-            event = pick_action(rng, actions)
+            event = pick_action(rng, actions, state)
         try:
             table.send(event)
         except EventError:

@@ -44,6 +44,8 @@ def decide(t: Table, rnd: Round) -> Outcome | Repeat | str:
         evidence["decision_stone"] = t.decision
     if slower_draw is not None:
         evidence["slower_drew"] = slower_draw.to_json()
+    if draw.black or draw.camel:
+        evidence["black_stones"] = rules.BLACK_BACK.text
     if draw.several:
         return _several(t, faster, slower, draw, evidence)
 

@@ -200,7 +200,13 @@ def _on_judged(t: Table, state: DschamalState, event: Mapping[str, Any]) -> None
 
 
 def _begin(t: Table, seats: tuple[str, ...], reading: Reading) -> None:
-    t.say(Verdict(reading.rule, reading.summary, dict(reading.evidence or {})))
+    rule = reading.rule
+    if t.base.variant == "tower" and rule is rules.FASTEST:
+        rule = rules.TOWER_WINNER  # the first to take a stone out of the bag wins the duel
+    evidence = dict(reading.evidence or {})
+    if not reading.repeat:
+        evidence["slower_stones"] = rules.SLOWER_BACK.text
+    t.say(Verdict(rule, reading.summary, evidence))
     t.set(last=reading.summary)
     if reading.repeat:
         return

@@ -35,6 +35,7 @@ COLOURED: tuple[str, ...] = tuple(f"{s}/{c}" for s in SHAPES for c in COLOURS)
 TOTAL_STONES = len(COLOURED) + BLACK_DECOYS + 1  # 59: the rulebook's 48 coloured and 11 black
 
 _RANK = {s: i for i, s in enumerate(COLOURED)}
+_SHAPE = {s: s.split("/", 1)[0] for s in COLOURED}  # shape_of is hot in the rules: a lookup
 DEFAULT_NAMES: Mapping[str, str] = {
     **{s: s.replace("-", " ") for s in SHAPES[:5]},
     **{s: f"shape {s.split('-')[1]}" for s in SHAPES[5:]},
@@ -46,7 +47,8 @@ def stone(shape: str, colour: str) -> str:
 
 
 def shape_of(stone_id: str) -> str:
-    return stone_id.split("/", 1)[0]
+    shape = _SHAPE.get(stone_id)
+    return shape if shape is not None else stone_id.split("/", 1)[0]
 
 
 def colour_of(stone_id: str) -> str:

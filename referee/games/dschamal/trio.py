@@ -92,6 +92,7 @@ def _win(t: Table, rnd: Round, winner: str, cond: str, evidence: dict[str, Any],
             note = f"; {fastest}'s drawn stone goes back into the bag"
         evidence["fastest_stone"] = rules.TRIO_FASTEST_STONE.text
     if cond == "B":
+        evidence["condition"] = rules.TRIO_COND_B.text
         return Outcome(
             rules.TRIO_CAMEL,
             f'{winner} drew the camel and called "I am the camel!": {winner} wins and takes a stone of his or '

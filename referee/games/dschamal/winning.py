@@ -25,13 +25,16 @@ def convert(t: Table) -> None:
     """Turn the stones that became winning stones into winning stones, with a verdict for each shape."""
     names = t.options.names
     out_of_bag = t.options.winning_stones == "out-of-bag"
+    in_bag = {shape_of(s) for s in t.bag}
+    if t.decision:
+        in_bag.add(shape_of(t.decision))
+    by_shape: dict[str, dict[str, list[str]]] = {}
+    for p in t.players:
+        for s in t.stones(p):
+            by_shape.setdefault(shape_of(s), {}).setdefault(p, []).append(s)
     for shape in SHAPES:
-        in_bag = any(shape_of(s) == shape for s in t.bag) or shape_of(t.decision or "/") == shape
-        if out_of_bag and in_bag:
-            continue
-        holders = {p: [s for s in t.stones(p) if shape_of(s) == shape] for p in t.players}
-        holders = {p: stones for p, stones in holders.items() if stones}
-        if not holders:
+        holders = by_shape.get(shape)
+        if not holders or (out_of_bag and shape in in_bag):
             continue
         if not out_of_bag:
             holders = {p: stones for p, stones in holders.items() if len(stones) == 4}
