@@ -130,6 +130,9 @@ def win(table: Table, winner: str) -> None:
     seats = table.state.order.next
     assert winner in seats, f"{winner} is not in the duel {seats}"
     loser = next(p for p in seats if p != winner)
+    if table.summary["awaiting"]["kind"] == "decision":
+        [decision] = table.fold.engine.actions(table.state)
+        table.send({"type": "decision", "stone": decision.fields[0].choices[0]})
     table.send(press(winner, loser))
     table.draw(winner, "camel", [winner])
     while table.state.tasks:
@@ -209,6 +212,7 @@ def random_game(
     n_players: int,
     max_events: int = 5000,
     table: Table | None = None,
+    players: Sequence[str] = (),
     **options: Any,
 ) -> tuple[Table, list[DschamalState]]:
     """Play a legal game at random until it ends (or `max_events`), from the start or from `table`.
@@ -217,7 +221,7 @@ def random_game(
     """
     rng = random.Random(seed)
     if table is None:
-        table = Table(variant, [f"P{i}" for i in range(n_players)], **options)
+        table = Table(variant, players or [f"P{i}" for i in range(n_players)], **options)
     engine = table.fold.engine
     states = [table.state]
     for _ in range(max_events):

@@ -26,7 +26,7 @@ def test_the_four_eggs_are_sorted_out_and_everything_else_is_in_the_bag() -> Non
     table.send({"type": "first", "player": "Anne"})
     assert table.fold.engine.contest(table.state).seats == ("Anne", "Herman")
     table.send(press("Anne", "Herman"))
-    with pytest.raises(RuleViolation, match="not in the bag"):
+    with pytest.raises(RuleViolation, match="out of the game"):
         table.draw("Anne", "egg/blue")
 
 

@@ -225,7 +225,7 @@ def _on_draw(t: Table, state: DschamalState, event: Mapping[str, Any]) -> None:
                 f"{task.player} cannot have drawn {value}: it is not in the bag or not possible now"
             )
         coloured_stone(value)
-        raise RuleViolation(f"{task.player} cannot have drawn the {value}: it is not in the bag")
+        raise RuleViolation(f"{task.player} cannot have drawn the {value}: {_where(state, str(value))}")
     calls = _calls(state, task, event)
     _drew(t, state, task, Draw.single(str(value)), calls, None)
 
@@ -247,7 +247,7 @@ def _on_several(t: Table, state: DschamalState, event: Mapping[str, Any]) -> Non
     for s in stones:
         coloured_stone(s)
         if s not in coloured_in_bag:
-            raise RuleViolation(f"{task.player} cannot have drawn the {s}: it is not in the bag")
+            raise RuleViolation(f"{task.player} cannot have drawn the {s}: {_where(state, s)}")
     if black > black_in_bag:
         raise RuleViolation(f"only {black_in_bag} black stones can be in {task.player}'s hand")
     if camel and not camel_in_bag:
@@ -263,6 +263,20 @@ def _on_several(t: Table, state: DschamalState, event: Mapping[str, Any]) -> Non
     if state.variant != "tower" and top is not None:
         raise EventError('"top" is only entered in the Tower')
     _drew(t, state, task, draw, (), top)
+
+
+def _where(state: DschamalState, stone: str) -> str:
+    """Where a stone that is not in the bag is, for an error message."""
+    for p in state.players:
+        if stone in state.stones_of(p):
+            return f"it is not in the bag, it lies in front of {p}"
+        if stone in state.winning_of(p):
+            return f"it is not in the bag, it is one of {p}'s winning stones"
+    if stone == state.decision:
+        return "it is not in the bag, it is the decision stone"
+    if stone in state.removed:
+        return "it is out of the game in this variant"
+    return "it is already in another player's hand"
 
 
 def _calls(state: DschamalState, task: Task, event: Mapping[str, Any]) -> tuple[str, ...]:
