@@ -80,7 +80,7 @@ def test_a_new_game_asks_for_the_starting_stones_then_the_first_player() -> None
 
 def test_the_contest_request_for_duels_and_trios() -> None:
     duel = position("duel", {"Marc": ["ball/blue"]}, next=("Marc", "Anne"))
-    request = duel.fold.engine.contest(duel.state)
+    request = duel.request()
     assert request.to_json() == {
         "seats": ["Marc", "Anne"],
         "label": "Duel: Marc against Anne",
@@ -89,7 +89,7 @@ def test_the_contest_request_for_duels_and_trios() -> None:
         "timeout_s": 20.0,
     }
     trio = position("trio", {"Marc": ["ball/yellow"]}, next=("Werner", "Marc", "Anne"))
-    assert trio.fold.engine.contest(trio.state).needs == "order"
+    assert trio.request().needs == "order"
 
 
 def test_the_draw_form_lists_the_legal_stones_and_who_may_call() -> None:
@@ -156,7 +156,7 @@ def test_the_picture_shows_stones_winning_stones_bag_lord_and_pairing() -> None:
     )
     svg = render(table.state)
     root = ET.fromstring(svg)
-    stones = [g.get("data-stone") for g in root.iter(f"{SVG}g") if g.get("class") == "stone"]
+    stones = [g.get("data-stone") or "" for g in root.iter(f"{SVG}g") if g.get("class") == "stone"]
     assert sorted(stones) == sorted(
         ["ball/blue", "narrow-roof/white", "egg/blue", "disc/blue", "disc/yellow", "disc/white", "disc/brown"]
     )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from test_dschamal_support import Table, position, press
 
@@ -122,7 +124,7 @@ def test_case_4_both_call_wrongly_the_duel_is_repeated() -> None:
     table.draw("Herman", "ball/yellow")
     assert last_rule(table) == "dschamal.duel.both-wrong"
     assert table.state.front == before.front and table.state.bag == before.bag
-    assert table.fold.engine.contest(table.state).seats == ("Anne", "Herman")
+    assert table.request().seats == ("Anne", "Herman")
 
 
 def test_case_4_only_the_faster_wrong_when_the_slower_really_held_the_camel() -> None:
@@ -160,7 +162,7 @@ def test_a_tie_repeats_the_duel_with_both_stones_back() -> None:
     before = table.state
     table.send(press(("Marc", "Anne")))
     assert table.state.bag == before.bag and table.state.round is None
-    assert table.fold.engine.contest(table.state).seats == ("Marc", "Anne")
+    assert table.request().seats == ("Marc", "Anne")
     assert table.verdicts[-1].rule.text.startswith("If both players were equally fast")
 
 
@@ -289,7 +291,7 @@ def test_the_decision_stone_comes_first_and_has_a_shape_nobody_owns() -> None:
         table.send(press("Marc", "Anne"))
     table.send({"type": "decision", "stone": "egg/white"})
     assert table.state.decision == "egg/white"
-    assert engine.contest(table.state).label == "Decision duel: Marc against Anne"
+    assert table.request().label == "Decision duel: Marc against Anne"
     assert table.summary["bag"]["count"] == 59 - 3 - 1
 
 
@@ -384,7 +386,7 @@ def test_seven_winning_stones_end_the_game() -> None:
         table.send(press("Marc", "Anne"))
 
 
-def seven_at_once(**options: str) -> Table:
+def seven_at_once(**options: Any) -> Table:
     # Marc and Anne each reach seven (or more) when the last disc comes out of the bag.
     table = position(
         "duel",

@@ -15,6 +15,7 @@ import itertools
 import json
 import xml.etree.ElementTree as ET
 from collections import Counter
+from typing import Any
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -69,7 +70,7 @@ def check_loser_sits_out(before: DschamalState, after: DschamalState) -> None:
         assert loser not in after.order.next, f"{loser} lost and duels again at once"
 
 
-def play_and_check(seed: int, variant: str, n: int, start: Table | None = None, **options: str) -> None:
+def play_and_check(seed: int, variant: str, n: int, start: Table | None = None, **options: Any) -> None:
     table, states = random_game(seed, variant, n, table=start, **options)
     assert table.state.finished, f"a random {variant} game did not end in {len(states)} states"
     lord_order = variant in ("duel", "tower") and n >= 4 and options.get("duel_order", "lord") == "lord"

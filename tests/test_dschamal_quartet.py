@@ -35,7 +35,7 @@ def test_setup_two_blue_stones_each_and_no_camel() -> None:
         }
     )
     table.send({"type": "first", "player": "Anne"})
-    assert table.fold.engine.contest(table.state).seats == ("Anne", "Herman")
+    assert table.request().seats == ("Anne", "Herman")
     table.send(press("Anne", "Herman"))
     [draw, _several] = table.fold.engine.actions(table.state)
     assert "camel" not in draw.fields[0].choices

@@ -13,8 +13,8 @@ from typing import Any
 
 from referee.arbitration import PressVerdict
 from referee.fold import Fold
-from referee.games.base import Action, EventError, GameHeader, Verdict
-from referee.games.dschamal.state import DschamalState, Order
+from referee.games.base import Action, ContestRequest, EventError, GameHeader, Verdict
+from referee.games.dschamal.state import DschamalState, Order, Round
 
 SEATING = ("Marc", "Anne", "Herman", "Carl", "Werner")  # clockwise, as the rulebook's examples need
 
@@ -58,6 +58,17 @@ class Table:
     @property
     def summary(self) -> dict[str, Any]:
         return self.fold.summary()
+
+    def request(self) -> ContestRequest:
+        """The contest the referee waits for (failing the test if none is)."""
+        request = self.fold.engine.contest(self.state)
+        assert request is not None, "no contest is awaited"
+        return request
+
+    @property
+    def round(self) -> Round:
+        assert self.state.round is not None, "no contest is under way"
+        return self.state.round
 
     def send(self, event: Mapping[str, Any]) -> tuple[Verdict, ...]:
         step = self.fold.apply(event)

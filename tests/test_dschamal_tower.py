@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from test_dschamal_support import Table, position, press
 
@@ -12,7 +14,7 @@ PLAYERS = ("Marc", "Anne", "Herman", "Werner")
 
 
 def tower(
-    holdings: dict[str, list[str]], next: tuple[str, str], black: dict[str, int] | None = None, **options: str
+    holdings: dict[str, list[str]], next: tuple[str, str], black: dict[str, int] | None = None, **options: Any
 ) -> Table:
     return position("tower", holdings, next=next, players=PLAYERS, black=black, **options)
 
@@ -24,7 +26,7 @@ def test_the_four_eggs_are_sorted_out_and_everything_else_is_in_the_bag() -> Non
     assert summary["bag"] == {"count": 55, "coloured": 44, "black": 10, "camel": True}
     assert summary["awaiting"]["kind"] == "first"  # no starting stones in the Tower
     table.send({"type": "first", "player": "Anne"})
-    assert table.fold.engine.contest(table.state).seats == ("Anne", "Herman")
+    assert table.request().seats == ("Anne", "Herman")
     table.send(press("Anne", "Herman"))
     with pytest.raises(RuleViolation, match="out of the game"):
         table.draw("Anne", "egg/blue")

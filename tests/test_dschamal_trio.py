@@ -28,7 +28,7 @@ def test_setup_one_yellow_stone_each_and_the_longest_fingers_open() -> None:
         }
     )
     table.send({"type": "first", "player": "Marc"})
-    request = table.fold.engine.contest(table.state)
+    request = table.request()
     assert request.seats == ("Werner", "Marc", "Anne")  # both neighbours
     assert request.needs == "order" and request.call == "Dschamál!"
 
@@ -140,7 +140,7 @@ def test_a_tie_for_second_matters_only_when_the_fastest_fails() -> None:
     table.send(press("Marc", ("Anne", "Herman")))
     table.draw("Marc", "ball/blue")
     assert "dschamal.trio.tie-second" in table.rules()
-    assert table.fold.engine.contest(table.state).seats == ("Marc", "Anne", "Herman")
+    assert table.request().seats == ("Marc", "Anne", "Herman")
 
 
 def test_no_participant_owns_a_stone_the_decision_stone() -> None:

@@ -61,7 +61,7 @@ def read_verdict(event: Mapping[str, Any], seats: tuple[str, ...], false_start: 
     if len(verdict.ranking[0]) > 1:
         tied = " and ".join(verdict.ranking[0])
         return Reading(True, rules.TIE, f"{tied} were equally fast: repeated", evidence=evidence)
-    fastest = verdict.ranking[0][0]
+    fastest = next(iter(verdict.ranking[0]))  # a single seat: ties were repeated above
     entries = [list(e) for e in verdict.ranking[1:]]
     unranked = [s for s in seats if s not in ranked]
     if unranked:
