@@ -437,7 +437,7 @@ def test_undo_takes_back_the_last_event() -> None:
 
 def test_events_out_of_turn_are_refused_with_what_is_awaited() -> None:
     table = table_with(("Marc", "Anne"))
-    with pytest.raises(RuleViolation, match="waiting for duel: Marc, Anne"):
+    with pytest.raises(RuleViolation, match="waiting for duel: Marc against Anne"):
         table.draw("Marc", "ball/white")
     table.send(press("Marc", "Anne"))
     with pytest.raises(RuleViolation, match="not Anne"):

@@ -54,8 +54,12 @@ def awaiting(state: DschamalState) -> Awaiting:
     seats = state.order.next
     if needs_decision(state, seats) and not state.decision:
         return Awaiting("decision", seats, "a decision stone: take a coloured stone out of the bag")
-    label = "three-way contest" if len(seats) == 3 else "duel"
-    return Awaiting("contest", seats, f'{label}: {", ".join(seats)} — call "Dschamál!"')
+    who = (
+        f"three-way contest: {', '.join(seats)}"
+        if len(seats) == 3
+        else f"duel: {seats[0]} against {seats[1]}"
+    )
+    return Awaiting("contest", seats, f'{who} — call "Dschamál!"')
 
 
 def _first_question(variant: str) -> str:

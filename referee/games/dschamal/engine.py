@@ -308,7 +308,7 @@ def _drew(
     names = state.options.names
     t.say(
         Verdict(
-            _DRAW_RULE.get((state.variant, task.role), rules.FASTEST),
+            _DRAW_RULE.get((state.variant, task.role), rules.DRAWN),
             f"{task.player} drew {names.draw(draw)}"
             + (f' ({", ".join(calls)} called "I am the camel!")' if calls else ""),
             {"player": task.player, "role": task.role, "drawn": draw.to_json(), "camel_calls": list(calls)},

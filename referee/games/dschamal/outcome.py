@@ -85,7 +85,8 @@ def settle(t: Table) -> None:
                 t.say(
                     Verdict(
                         rules.ONE_CHOICE,
-                        f"{head.player} takes {head.other}'s only stone that may be taken, the {choices[0]}",
+                        f"{head.player} takes {head.other}'s only stone that may be taken, the "
+                        f"{t.options.names.stone(choices[0])}",
                         {"taker": head.player, "from": head.other, "stone": choices[0]},
                     )
                 )

@@ -87,6 +87,11 @@ FALSE_START = _docs(
     "A false start or a button held down at the call is not ranked: that player counts as slower "
     "than every player who pressed validly (option false_start = repeat: the contest is repeated).",
 )
+DRAWN = _book(
+    "duel.shape",
+    "Duel for Dschamál, The Result of the Duel",
+    "Now it all depends on the SHAPE of the stone that the fastest player took out of the bag.",
+)
 SLOWER_BACK = _book(
     "duel.slower-back",
     "Duel for Dschamál, The Duel",
