@@ -184,3 +184,13 @@ def test_drawing_several_fulfils_no_condition() -> None:
     table.send({"type": "several", "player": "Marc", "coloured": ["ball/blue", "egg/blue"]})
     table.draw("Anne", "black")
     assert {"ball/blue", "egg/blue"} <= set(table.state.stones_of("Herman"))
+
+
+def test_no_owner_the_fastest_draws_the_camel_and_calls() -> None:
+    table = trio(("Marc", "Anne", "Herman"), Marc=[], Anne=[], Herman=[])
+    table.send({"type": "decision", "stone": "egg/white"})
+    table.send(press("Marc", "Anne", "Herman"))
+    table.draw("Marc", "camel", ["Marc"])
+    assert table.state.stones_of("Marc") == ("egg/white",)
+    assert table.state.bag_camel
+    assert "dschamal.decision.camel" in table.rules()
