@@ -8,7 +8,8 @@ evidence as it arrives. The contest closes
 - when every seat has pressed (or false-started, or was held down at arming);
 - for ``needs="first"``: `decide_after_s` after the first valid press (the winner's LED lights
   as soon as nobody can still come within the tie window; the wait is for the margin);
-- for ``needs="order"``: as soon as the newest press is settled; the daemon then re-arms at
+- for ``needs="order"``: when every seat has pressed, or at the timeout;
+- for ``needs="each"``: as soon as the newest press is settled; the daemon then re-arms at
   once for the seats the game still wants, keeping the same call (a chain), so each speaker is
   known within milliseconds;
 - at the timeout, or when the game moves on (its contest key changes): then it is voided.
@@ -83,7 +84,7 @@ class ContestRunner:
         self.last: dict[str, Any] | None = None  # the last verdict, for the display
         self.listeners: list[Callable[[str, dict[str, Any]], None]] = []  # (kind, data): call, verdict …
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._chain: tuple[int, str, int] | None = None  # (game, key, call time) of an "order" chain
+        self._chain: tuple[int, str, int] | None = None  # (game, key, call time) of an "each" chain
         self._follow_scheduled = False
 
     # -- wiring ----------------------------------------------------------------------------------
@@ -312,12 +313,12 @@ class ContestRunner:
         if accounted >= set(running.request.seats):
             self._close("every seat has pressed")
             return
-        if not verdict.ranking or running.deciding:
+        if not verdict.ranking or running.deciding or running.request.needs == "order":
             return
         running.deciding = True
         # Nobody can still come within the tie window of the first press once this has passed.
         settle_s = self.tie_window_ns / 1e9 + self.settings.settle_s
-        if running.request.needs == "order":
+        if running.request.needs == "each":
             self._later(settle_s, lambda: self._close("the next speaker is settled"))
         else:
             self._later(settle_s, self._light_leader)
@@ -345,7 +346,7 @@ class ContestRunner:
             "closed": why,
             **verdict.to_json(),
         }
-        if request.needs == "order" and running.call_t_ns is not None:
+        if request.needs == "each" and running.call_t_ns is not None:
             self._chain = (running.game_id, request.key, running.call_t_ns)
         try:
             step = self.session.submit(payload, running.game_id)
@@ -368,7 +369,7 @@ class ContestRunner:
             [button_of[s] for s in verdict.false_starts],
         )
         self._notify("verdict", self.last)
-        if request.needs == "order":
+        if request.needs == "each":
             self._continue_chain(running.game_id, request.key)
 
     def _continue_chain(self, game_id: int, key: str) -> None:

@@ -107,7 +107,7 @@ def test_random_console_games_keep_every_invariant(game: dict[str, Any], data: s
         offered = list(engine.actions(state))
         request = engine.contest(state)
         if request is not None:
-            assert request.needs == "order" and request.call == "Djam!"
+            assert request.needs == "each" and request.call == "Djam!" and request.call_delay == "none"
             assert set(request.seats) <= set(state.eligible()) and not set(request.seats) & set(state.queue)
         if state.finished:
             assert offered == [] and request is None

@@ -87,6 +87,9 @@ def test_the_contest_request_for_duels_and_trios() -> None:
         "call": "Dschamál!",
         "needs": "first",
         "timeout_s": 20.0,
+        "key": "",
+        "call_delay": "random",
+        "auto_arm": False,
     }
     trio = position("trio", {"Marc": ["ball/yellow"]}, next=("Werner", "Marc", "Anne"))
     assert trio.request().needs == "order"

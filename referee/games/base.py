@@ -162,7 +162,8 @@ class ContestRequest:
     """A fastest-hand contest the game wants now.
 
     `needs="first"` closes the contest once the winner is certain (Dschamál duels);
-    `needs="order"` reports each new press as soon as it is settled, and the daemon re-arms for
+    `needs="order"` waits for every seat or the timeout, for a complete ranking (the Trio);
+    `needs="each"` reports each new press as soon as it is settled, and the daemon re-arms for
     the seats still wanted (Djam's speaking order: players press whenever they have a word).
     `key` names the moment of the game the contest belongs to ("round 3"); the daemon copies it
     into the contest event and voids a running contest when the game's key changes, so a verdict
@@ -174,7 +175,7 @@ class ContestRequest:
     seats: tuple[str, ...]
     label: str  # "Duel: Marc against Anne"
     call: str = "Go!"  # shown and spoken at the call: "Dschamál!"
-    needs: Literal["first", "order"] = "first"
+    needs: Literal["first", "order", "each"] = "first"
     timeout_s: float = 20.0
     key: str = ""
     call_delay: Literal["random", "none"] = "random"

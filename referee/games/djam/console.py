@@ -153,7 +153,7 @@ def contest(state: DjamState) -> ContestRequest | None:
         seats,
         label,
         CALL,
-        "order",
+        "each",
         float(state.settings.press_window_s),
         key=f"round {state.round_no}",
         call_delay="none",
