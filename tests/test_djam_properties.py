@@ -115,7 +115,7 @@ def test_random_console_games_keep_every_invariant(game: dict[str, Any], data: s
         moves: list[tuple[int, Any]] = [(WEIGHTS.get(a.type, 10), a) for a in offered]
         if request is not None:
             moves.append((10, request))
-        if accepted:
+        if fold.applied:  # something stands that undo can take back
             moves.append((1, "undo"))
         move = _weighted(moves, data)
         if isinstance(move, Action):
