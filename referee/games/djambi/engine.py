@@ -153,7 +153,14 @@ class DjambiEngine:
         piece = outcome.piece
         assert piece.kind is not None
         rule = _RULE_FOR_KIND[piece.kind]
-        if move.target == MAZE and move.exit is not None:
+        if not outcome.kills and not outcome.displaced:  # a plain move
+            if piece.kind == Kind.MILITANT:
+                rule = rules.MILITANT
+            elif move.target == MAZE:
+                rule = rules.MAZE_STOP
+            else:
+                rule = rules.REPORTER_MOVE if piece.kind == Kind.REPORTER else rules.QUEEN_MOVE
+        elif move.target == MAZE and move.exit is not None:
             rule = rules.MAZE_ACTION
         elif piece.kind == Kind.REPORTER and outcome.kills:
             rule = rules.REPORTER_KILL

@@ -110,6 +110,45 @@ class Position:
         control = tuple(HOSTAGE if p == hostage else int(p) for p in Party)
         return cls(tuple(board), Party.RED, Party.RED, control, frozenset(), options)
 
+    @classmethod
+    def build(
+        cls,
+        pieces: Mapping[str, str],
+        turn: str = "r",
+        cursor: str | None = None,
+        control: str = "rbyg",
+        eliminated: str = "",
+        options: Options | Mapping[str, object] | None = None,
+    ) -> Position:
+        """A position from square names to tokens and the other fields in their text form.
+
+        >>> Position.build({"a1": "rC", "i1": "bC", "i9": "yC", "a9": "gC", "e5": "xx"}).fen()
+        'gC7yC/9/9/9/4xx4/9/9/9/rC7bC r r - rbyg -'
+        """
+        if not isinstance(options, Options):
+            options = Options.from_mapping(options or {})
+        fields = [
+            placement_from_grid(pieces),
+            turn,
+            cursor or (turn if turn != "-" else "r"),
+            "-",
+            control,
+            eliminated or "-",
+        ]
+        try:
+            position = cls(
+                squares_from_placement(fields[0]),
+                None if turn == "-" else Party.from_letter(turn),
+                Party.from_letter(fields[2]),
+                tuple(_control_value(c) for c in control),
+                frozenset(Party.from_letter(c) for c in eliminated),
+                options,
+            )
+        except ValueError as exc:
+            raise PositionError(str(exc)) from None
+        position.check()
+        return position
+
     # -- derived facts ---------------------------------------------------------------------
 
     def is_playing(self, party: Party) -> bool:
