@@ -193,3 +193,76 @@ def test_an_illegal_record_names_the_line_and_the_rule() -> None:
     assert result.returncode == 1
     assert "line 17: illegal move e4-e5@e4: the militant may not kill the chief in power" in result.stderr
     assert "djambi.md §1.5, §1.6 Militant" in result.stderr
+
+
+def _state(
+    pieces: dict[str, str], turn: str = "r", control: str = "rbyg", eliminated: str = "", **options: object
+) -> DjambiState:
+    return DjambiState(
+        PLAYERS, Position.build(pieces, turn, control=control, eliminated=eliminated, options=options)
+    )
+
+
+CORNERS = {"a1": "rC", "i1": "bC", "i9": "yC", "a9": "gC"}
+
+
+def test_verdicts_name_the_rule_of_each_consequence() -> None:
+    """One verdict per consequence: the move, power, elimination and satellites (§1.5, §1.9)."""
+    state = _state({**CORNERS, "i1": "bM", "e5": "bC", "c3": "rA"})
+    step = ENGINE.apply(state, {"type": "move", "move": "c3-e5>b2"})
+    assert [v.rule.id for v in step.verdicts] == [
+        "djambi.maze.act-and-leave",
+        "djambi.maze.power",
+        "djambi.satellites",
+    ]
+    assert step.verdicts[0].summary == (
+        "Anne: Red's assassin c3 enters the maze, kills Blue's chief in the maze, leaves to b2; the corpse lies on c3"
+    )
+    assert step.verdicts[1].summary == "Blue has lost power"
+    assert (
+        step.verdicts[2].summary == "Blue's chief is dead: Marc is out; Red takes Blue's pieces as satellites"
+    )
+    assert ENGINE.summary(step.state)["parties"][1] == {
+        "party": "blue", "player": "Marc", "status": "eliminated", "controlled_by": "red", "controls": [], "pieces": 0,
+    }  # fmt: skip
+
+
+def test_verdicts_for_encirclement_the_ruler_claiming_neutrals_and_skips() -> None:
+    state = _state({**CORNERS, "h1": "xx", "h2": "xx", "c3": "rN", "c5": "xx", "e2": "bM"})
+    step = ENGINE.apply(state, {"type": "move", "move": "c3-c5@i2"})
+    assert step.verdicts[-1].rule.id == "djambi.encirclement"
+    assert "Blue's chief is encircled" in step.verdicts[-1].summary
+    claim = _state(
+        {"a1": "xx", "c3": "rC", "e2": "bM", "i9": "yC", "a9": "gC"}, control="r.yg", eliminated="b"
+    )
+    step = ENGINE.apply(claim, {"type": "move", "move": "c3-e5"})
+    assert "Red rules the maze and takes Blue's neutral pieces as satellites" in [
+        v.summary for v in step.verdicts
+    ]
+    boxed = {"a8": "gM", "b8": "gM", "b9": "gM", "a7": "xx", "b7": "xx", "c7": "xx", "c8": "xx", "c9": "xx"}
+    skip = _state({**CORNERS, **boxed}, turn="y", encircle="literal8")
+    step = ENGINE.apply(skip, {"type": "move", "move": "i9-i8"})
+    assert step.verdicts[-1].summary == "Green (Louis) has no legal move and is skipped"
+    assert ENGINE.summary(step.state)["turn"]["player"] == "Anne"
+
+
+def test_victory_ends_the_game() -> None:
+    state = _state(
+        {"a1": "rC", "c5": "bC", "c3": "rM", "i9": "xx", "a9": "xx"}, control="rbrr", eliminated="yg"
+    )
+    step = ENGINE.apply(state, {"type": "move", "move": "c3-c5@c3"})
+    assert step.verdicts[-1].rule.id == "djambi.victory"
+    assert step.verdicts[-1].summary == "Red's chief is the last alive: Anne wins"
+    summary = ENGINE.summary(step.state)
+    assert summary["winner"] == "Anne" and summary["finished"] and summary["result"] == "win"
+    assert ENGINE.actions(step.state) == () and summary["legal"]["count"] == 0
+
+
+def test_follow_up_steps_follow_the_maze_order_option() -> None:
+    """Register A5: with place_then_exit the console asks for the placement first."""
+    pieces = {**CORNERS, "i1": "bM", "e5": "bC", "g3": "rD"}
+    default = ENGINE.summary(_state(pieces))["legal"]["pieces"]["g3"]["to"]["e5"]["steps"]
+    placed_first = ENGINE.summary(_state(pieces, maze_order="place_then_exit"))["legal"]["pieces"]["g3"][
+        "to"
+    ]["e5"]
+    assert default == ["exit", "place"] and placed_first["steps"] == ["place", "exit"]

@@ -317,6 +317,7 @@ class DjambiEngine:
             "plies": state.plies,
             "last_move": state.last_move,
             "last_move_text": state.last_text,
+            "moves": list(state.history),
             "draw_offer": [state.name(p) for p in sorted(state.draw_offer)],
             "options": {k: v for k, v in position.options.changed().items()},
             "legal": legal_tree(position) if not state.finished else {"count": 0, "pieces": {}},
