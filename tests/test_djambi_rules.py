@@ -366,3 +366,15 @@ def test_the_hostage_chief_is_never_encircled(geometry: str) -> None:
     grid = {**CORNERS, "a8": "xx", "b8": "xx", "c3": "rN", "c5": "xx"}
     b = Board(Position.build(grid, "r", control="rbyh", options={"encircle": geometry}))
     assert b.push(Move.parse("c3-c5@b9")).eliminated == []
+
+
+def test_push_pop_copy_and_the_move_stack() -> None:
+    """The python-chess shape: a board you can push and pop."""
+    b = Board()
+    b.push(Move.parse("c2-e4"))
+    b.push(Move.parse("g1-e1"))
+    assert [str(m) for m in b.move_stack] == ["c2-e4", "g1-e1"]
+    other = b.copy()
+    assert other.fen() == b.fen() and other.move_stack == []
+    assert str(b.pop()) == "g1-e1" and str(b.pop()) == "c2-e4"
+    assert b.position() == Position.initial()

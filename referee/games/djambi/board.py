@@ -94,9 +94,6 @@ class Board:
             return piece.party
         return None
 
-    def is_over(self) -> bool:
-        return self.turn is None
-
     def winner(self) -> Party | None:
         playing = self.playing()
         return playing[0] if self.turn is None and len(playing) == 1 else None
@@ -113,8 +110,8 @@ class Board:
         return why_illegal(self, move) is None
 
     def copy(self) -> Board:
-        other = Board(self.position())
-        return other
+        """The same position, without the move stack."""
+        return Board(self.position())
 
     @property
     def move_stack(self) -> list[Move]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from referee.games.djambi.board import Board, Outcome
 from referee.games.djambi.moves import Move
-from referee.games.djambi.pieces import NEUTRAL, Kind, Party
+from referee.games.djambi.pieces import Kind
 from referee.games.djambi.squares import MAZE, square_name
 
 
@@ -65,9 +65,3 @@ def describe_move(board: Board, move: Move, outcome: Outcome | None = None) -> s
         return f"{who} {s}–{t} kills {target.title}; the corpse lies on {s}"
     seat = ", taking the maze" if move.target == MAZE else ""
     return f"{who} {s}–{t} kills {target.title}{seat}; the corpse is placed on {place}"
-
-
-def control_text(value: int) -> str:
-    if value == NEUTRAL:
-        return "nobody (neutral)"
-    return Party(value).title

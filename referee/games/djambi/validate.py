@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from referee.games.base import Rule
 from referee.games.djambi import rules
 from referee.games.djambi.board import Board
-from referee.games.djambi.movegen import can_kill, can_manipulate, fox_news_victims
+from referee.games.djambi.movegen import can_kill, can_manipulate
 from referee.games.djambi.moves import Move
 from referee.games.djambi.pieces import CORPSE, HOSTAGE, NEUTRAL, Kind, Party, Piece
 from referee.games.djambi.squares import MAZE, ORTHOGONAL_NEIGHBOURS, Square, between, line, square_name
@@ -394,8 +394,3 @@ def _check_exit(
         rules.MAZE_ACTION,
         f"the exit from the maze may not kill or relocate any piece: {_n(e)} is taken by {_what(occupant)}",
     )
-
-
-def refusal_for_fox_news(board: Board, move: Move) -> list[Square]:
-    """The squares a reporter's move kills under reporter_victims=all (for descriptions)."""
-    return fox_news_victims(board, move.origin, move.target)
