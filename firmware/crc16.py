@@ -1,0 +1,26 @@
+"""CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF, no reflection, no final xor).
+
+The check value of the catalogue applies: ``crc16(b"123456789") == 0x29B1``.
+Table driven; the table is built once at import (512 bytes of small ints on the Pico).
+"""
+
+
+def _make_table() -> list[int]:
+    table: list[int] = []
+    for byte in range(256):
+        crc = byte << 8
+        for _ in range(8):
+            crc = (crc << 1) ^ 0x1021 if crc & 0x8000 else crc << 1
+        table.append(crc & 0xFFFF)
+    return table
+
+
+_TABLE = _make_table()
+
+
+def crc16(data: bytes, crc: int = 0xFFFF) -> int:
+    """The CRC of `data`, continuing from `crc` (pass a previous result to checksum in pieces)."""
+    table = _TABLE
+    for byte in data:
+        crc = ((crc << 8) & 0xFF00) ^ table[(crc >> 8) ^ byte]
+    return crc
