@@ -8,7 +8,8 @@ Model (after Klipper's clocksync, written afresh): each round trip gives a sampl
 the round trip, so the midpoint is off by at most half of it. The mapping anchors on the
 sample with the smallest round trip among the recent ones, and takes the rate (host ns per
 pico ns, crystal error ≤ a few tens of ppm) from a least-squares line through the recent
-samples whose round trip is close to that minimum.
+samples whose round trip is close to that minimum. An old sample's doubt grows with its age,
+so a slightly slower but recent round trip replaces an old anchor.
 
 >>> m = ClockMap()
 >>> m.add(sent_ns=1_000_000, received_ns=1_000_200, pico_ns=5_000_000)
@@ -21,8 +22,11 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 
-MAX_RATE_ERROR = 500e-6  # clamp the fitted rate: no crystal is 500 ppm off
-MIN_SPAN_NS = 500_000_000  # fit a rate only over at least 0.5 s of samples
+MAX_RATE_ERROR = 200e-6  # clamp the fitted rate: crystals are within ±50 ppm
+MIN_SPAN_NS = 500_000_000  # fit a rate only over at least 0.5 s of samples...
+SPAN_PER_RTT = 50_000  # ...and over 50 000 round trips, so timing noise adds under 10 ppm
+AGEING_UNFITTED = 100e-6  # a sample's doubt grows with age: by the worst drift while unfitted,
+AGEING_FITTED = 10e-6  # and by the fit's residual error once a rate is fitted
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,10 +80,13 @@ class ClockMap:
     def _refit(self) -> None:
         best = min(s.rtt_ns for s in self.samples)
         good = [s for s in self.samples if s.rtt_ns <= 2 * best + 20_000]
-        # The most recent of the tightest samples: small round trip, least drift since.
-        self._anchor = min(reversed(good), key=lambda s: s.rtt_ns)
-        if len(good) >= 3 and good[-1].pico_ns - good[0].pico_ns >= MIN_SPAN_NS:
-            self.rate = _fit_rate(good)
+        span = good[-1].pico_ns - good[0].pico_ns
+        fitted = len(good) >= 3 and span >= max(MIN_SPAN_NS, SPAN_PER_RTT * best)
+        self.rate = _fit_rate(good) if fitted else 1.0
+        # The anchor: a small round trip, but not an old one (the rate's error grows with age).
+        ageing = AGEING_FITTED if fitted else AGEING_UNFITTED
+        newest = self.samples[-1].host_ns
+        self._anchor = min(reversed(self.samples), key=lambda s: s.rtt_ns / 2 + (newest - s.host_ns) * ageing)
 
 
 def _fit_rate(samples: list[ClockSample]) -> float:

@@ -145,6 +145,7 @@ class SerialButtonSource:
         self._serial: serial.Serial | None = None
         self._open_port: str | None = None
         self._status = "not started"
+        self._heard = False  # a frame arrived since the port was (re)opened: the boot is known
         self._tracker: SequenceTracker | None = None
         self._boot: str | None = None
         self._clock = ClockMap()
@@ -220,8 +221,8 @@ class SerialButtonSource:
             name = f"RP2040 on {port}"
             if self._serial is None:
                 return SourceHealth(name, False, self._status, True)
-            if not self._clock.ready:
-                return SourceHealth(name, False, "connected, waiting for the first ping answer", True)
+            if not self._ready_locked():
+                return SourceHealth(name, False, "connected, waiting for the button timer to answer", True)
             stats = self._stats_locked()
             detail = (
                 f"link up, boot {self._boot}, clock ±{stats.clock_uncertainty_ns // 1000} µs; "
@@ -237,7 +238,7 @@ class SerialButtonSource:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             with self._lock:
-                if self._serial is not None and self._clock.ready:
+                if self._ready_locked():
                     return True
             time.sleep(0.01)
         return False
@@ -289,6 +290,7 @@ class SerialButtonSource:
         with self._lock:
             self._serial, self._open_port = ser, port
             self._parser.reset()
+            self._heard = False
             self._connections += 1
             if self._connections > 1:
                 self._counts["reconnects"] += 1
@@ -345,6 +347,7 @@ class SerialButtonSource:
                 old_boot = self._new_boot(frame)
             assert self._tracker is not None
             is_new, in_order = self._tracker.offer(frame)
+            self._heard = True
         if old_boot is not None:
             self._notify(
                 "reboot",
@@ -526,6 +529,8 @@ class SerialButtonSource:
 
     def _set_status(self, status: str) -> None:
         with self._lock:
+            if self._connections and "reconnecting" not in status:
+                status = f"link lost, reconnecting: {status}"
             if status != self._status:
                 log.info("RP2040 link: %s", status)
             self._status = status
@@ -542,6 +547,10 @@ class SerialButtonSource:
             callback(value)
         except Exception:  # a consumer's bug must not kill the reader thread
             log.exception("callback failed on %r", value)
+
+    def _ready_locked(self) -> bool:
+        """Connected, heard from since, and the clock mapped (for the boot heard)."""
+        return self._serial is not None and self._heard and self._clock.ready
 
     def _stats_locked(self) -> LinkStats:
         tracker = self._tracker
