@@ -32,7 +32,7 @@ import select
 import threading
 import time
 import tty
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -232,7 +232,9 @@ class PicoSimulator:
         self._order = itertools.count()
         self._schedule: list[tuple[int, int, int, int]] = []  # (host ns, order, input, level)
         self._levels = 0  # true levels of every input now
-        self._call_script: tuple[dict[int, int], int, int, int] | None = None
+        self._call_script: (
+            tuple[Mapping[int, float] | Callable[[], Mapping[int, float]], int, int, int] | None
+        ) = None
         self.calls: list[int] = []  # µs of every call made, on the current boot's clock
         self.lines_written = 0
         self.lines_dropped = 0  # written while unplugged, or to a host that never read
@@ -341,16 +343,18 @@ class PicoSimulator:
 
     def on_each_call(
         self,
-        offsets_us: Mapping[int, float],
+        offsets_us: Mapping[int, float] | Callable[[], Mapping[int, float]],
         *,
         hold_us: float = 150_000,
         bounce_edges: int = 1,
         bounce_us: float = 0,
     ) -> None:
-        """After every call from now on, seat k presses `offsets_us[k]` µs after the call."""
+        """After every call from now on, seat k presses `offsets_us[k]` µs after the call.
+
+        `offsets_us` may be a function, asked at each call (random reaction times for demos).
+        """
         with self._lock:
-            offsets = {seat: round(us * 1000) for seat, us in offsets_us.items()}
-            self._call_script = (offsets, round(hold_us * 1000), bounce_edges, round(bounce_us * 1000))
+            self._call_script = (offsets_us, round(hold_us * 1000), bounce_edges, round(bounce_us * 1000))
 
     def _schedule_press(self, seat: int, start_ns: int, hold_ns: int, edges: int, span_ns: int) -> None:
         if not 0 <= seat <= self.seats:
@@ -390,10 +394,12 @@ class PicoSimulator:
             return
         self.calls.append(self._now)
         if self._call_script is not None:
-            offsets, hold_ns, edges, span_ns = self._call_script
+            script, hold_ns, edges, span_ns = self._call_script
+            offsets = script() if callable(script) else script
             call_ns = self._now * 1000
-            for seat, offset_ns in offsets.items():
-                self._schedule_press(seat, self._host_ns(call_ns + offset_ns), hold_ns, edges, span_ns)
+            for seat, offset_us in offsets.items():
+                start = self._host_ns(call_ns + round(offset_us * 1000))
+                self._schedule_press(seat, start, hold_ns, edges, span_ns)
 
     def _write(self, line: bytes) -> None:
         self.lines_written += 1
