@@ -386,6 +386,7 @@ class PicoSimulator:
             initial_mask=self._levels,
             **self._firmware_options,
         )
+        self.firmware.loop_ns = self.sample_period_ns  # what the board would measure
         phase = self.rng.randrange(self.sample_period_ns)
         self.sampler = SamplerModel(self.sample_period_ns, phase, self._levels)
 

@@ -52,6 +52,8 @@ DEFAULT_PORT = "/dev/referee-pico"  # the udev rule's stable name (systemd/99-re
 PICO_VID, PICO_PID = 0x2E8A, 0x0005  # MicroPython on an RP2040
 DEFAULT_TIE_WINDOW_NS = 10_000  # 5× the worst ordering error of the sampling (docs/performance.md)
 IMMEDIATE = frozenset({"PONG", "ARMED", "LOST", "ERR", "STAT"})  # acted on as they arrive
+STAT_EVERY_PINGS = 20
+MAX_LOOP_NS = 1_000  # a slower sampling loop no longer separates presses 2 µs apart
 
 NoticeKind = Literal["reboot", "lost", "overflow", "connected", "disconnected", "protocol"]
 
@@ -163,6 +165,7 @@ class SerialButtonSource:
         self._connections = 0
         self._firmware: tuple[int, str, int] | None = None  # (protocol, version, seats)
         self._firmware_stat: tuple[int, int, int, int] | None = None
+        self._pings_sent = 0
 
     # -- ButtonSource -------------------------------------------------------------------------
 
@@ -423,9 +426,17 @@ class SerialButtonSource:
                     void=True,
                 )
         elif kind == "STAT":
+            samples, glitches, overflows, loop_ns = (frame.int_arg(i) for i in range(4))
             with self._lock:
-                s = tuple(frame.int_arg(i) for i in range(4))
-                self._firmware_stat = (s[0], s[1], s[2], s[3])
+                first_slow = loop_ns > MAX_LOOP_NS and (self._firmware_stat or (0, 0, 0, 0))[3] <= MAX_LOOP_NS
+                self._firmware_stat = (samples, glitches, overflows, loop_ns)
+            if first_slow:
+                log.warning(
+                    "the RP2040 samples the buttons every %d ns, slower than 1 µs: presses under "
+                    "%d µs apart may tie; check the firmware build (firmware/README.md, section 6)",
+                    loop_ns,
+                    2 * loop_ns // 1000 + 1,
+                )
 
     def _in_order(self, frame: Frame) -> None:
         if frame.kind == "E":
@@ -465,6 +476,9 @@ class SerialButtonSource:
 
     def _ping(self) -> None:
         token = next(self._tokens)
+        self._pings_sent += 1
+        if self._pings_sent % STAT_EVERY_PINGS == 2:  # soon after connecting, then every ~10 s
+            self._send_quietly("STAT")
         with self._lock:
             if len(self._pings) >= 8:  # unanswered pings: keep only the recent ones
                 for old in sorted(self._pings)[:-7]:

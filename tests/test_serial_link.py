@@ -40,8 +40,13 @@ class Table:
             self.changed.notify_all()
 
     def wait(self, predicate: Callable[[], bool], timeout: float = 3.0) -> None:
+        """Until `predicate` holds (checked at each delivery, and every 20 ms for other state)."""
+        deadline = time.monotonic() + timeout
         with self.changed:
-            assert self.changed.wait_for(predicate, timeout), "timed out"
+            while not predicate():
+                remaining = deadline - time.monotonic()
+                assert remaining > 0, "timed out"
+                self.changed.wait(min(remaining, 0.02))
 
     def presses(self, clock: str | None = None) -> list[ButtonEdge]:
         return [e for e in self.edges if e.pressed and (clock is None or e.clock == clock)]
@@ -256,6 +261,14 @@ def test_no_answer_to_the_call_is_an_error_a_person_can_act_on(rig) -> None:
     sim.faults.drop_command("ARM", count=100)
     with pytest.raises(SerialLinkError, match="check its USB cable"):
         source.call()
+
+
+def test_firmware_counters_are_fetched_and_a_slow_sampling_loop_is_flagged(rig, caplog) -> None:
+    with caplog.at_level(logging.WARNING, logger="hardware.serial_link"):
+        sim, source, table = rig({"sample_period_ns": 1500})
+        table.wait(lambda: source.firmware_stats is not None)
+    assert source.firmware_stats is not None and source.firmware_stats[3] == 1500
+    assert "slower than 1 µs" in caplog.text
 
 
 def test_auto_detect_by_usb_id(monkeypatch) -> None:
