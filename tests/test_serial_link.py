@@ -265,7 +265,7 @@ def test_no_answer_to_the_call_is_an_error_a_person_can_act_on(rig) -> None:
 
 def test_firmware_counters_are_fetched_and_a_slow_sampling_loop_is_flagged(rig, caplog) -> None:
     with caplog.at_level(logging.WARNING, logger="hardware.serial_link"):
-        sim, source, table = rig({"sample_period_ns": 1500})
+        _, source, table = rig({"sample_period_ns": 1500})
         table.wait(lambda: source.firmware_stats is not None)
     assert source.firmware_stats is not None and source.firmware_stats[3] == 1500
     assert "slower than 1 µs" in caplog.text
