@@ -250,6 +250,11 @@ class SerialButtonSource:
         with self._lock:
             return self._stats_locked()
 
+    def round_trips_ns(self) -> list[int]:
+        """The recent ping round trips of this boot's clock mapping (for benchmarks and logs)."""
+        with self._lock:
+            return [s.rtt_ns for s in self._clock.samples]
+
     def to_host_ns(self, pico_ns: int) -> int:
         """A time on the Pico's clock on the host's monotonic clock (display and logs only)."""
         with self._lock:
