@@ -172,6 +172,7 @@ def bench_ordering(per_sep: int, seed: int) -> None:
     for sep in SEPARATIONS_NS:
         plan = contests(per_sep, sep, rng)
         cells = []
+        windowed = (0, 0, 0)
         for period in periods:
             stamps = stamps_firmware(plan, sep, period, rng.randrange(period))
             right, tied, wrong = tally(stamps, 0)
@@ -350,7 +351,7 @@ def _q(values: list[int], q: float) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description="RP2040 path: ordering, bounce storms, edge → verdict")
     parser.add_argument("--quick", action="store_true", help="small sizes, for a smoke run")
     parser.add_argument("--seed", type=int, default=2040)
     args = parser.parse_args()

@@ -216,12 +216,8 @@ class PicoSimulator:
         self.sample_period_ns = sample_period_ns
         self.rng = random.Random(seed)
         self.faults = WireFaults(self.rng)
-        self._firmware_options = {
-            "seats": seats,
-            "press_confirm_us": press_confirm_us,
-            "release_confirm_us": release_confirm_us,
-            "ring_frames": ring_frames,
-        }
+        self._confirm_us = (press_confirm_us, release_confirm_us)
+        self._ring_frames = ring_frames
         self._lock = threading.RLock()
         self._thread: threading.Thread | None = None
         self._running = False
@@ -384,7 +380,10 @@ class PicoSimulator:
             write=self._write,
             set_call=self._on_call_output,
             initial_mask=self._levels,
-            **self._firmware_options,
+            seats=self.seats,
+            press_confirm_us=self._confirm_us[0],
+            release_confirm_us=self._confirm_us[1],
+            ring_frames=self._ring_frames,
         )
         self.firmware.loop_ns = self.sample_period_ns  # what the board would measure
         phase = self.rng.randrange(self.sample_period_ns)

@@ -154,7 +154,8 @@ class SerialButtonSource:
         self._held: set[int] = set()
         self._tokens = itertools.count(1)
         self._pings: dict[int, int] = {}  # token → host ns sent
-        self._armed_replies: dict[int, tuple[str, int]] = {}  # token → (boot, t_us)
+        self._armed_replies: dict[int, tuple[str, int, int]] = {}  # token → (boot, t_us, held mask)
+        self.held_at_call: frozenset[int] = frozenset()  # seats down at the latest call, per the Pico
         self._gap: tuple[int, int] | None = None
         self._gap_requested_at = 0.0
         self._gap_attempts = 0
@@ -166,6 +167,18 @@ class SerialButtonSource:
         self._firmware: tuple[int, str, int] | None = None  # (protocol, version, seats)
         self._firmware_stat: tuple[int, int, int, int] | None = None
         self._pings_sent = 0
+
+    @classmethod
+    def from_spec(cls, spec: str, **options: Any) -> SerialButtonSource:
+        """The source named on the command line: ``serial`` (find the Pico) or ``serial:PORT``.
+
+        >>> SerialButtonSource.from_spec("serial:/dev/ttyACM0").port
+        '/dev/ttyACM0'
+        """
+        kind, _, port = spec.partition(":")
+        if kind != "serial":
+            raise ValueError(f"{spec!r} is not a serial button source; write serial or serial:PORT")
+        return cls(port or None, **options)
 
     # -- ButtonSource -------------------------------------------------------------------------
 
@@ -211,7 +224,9 @@ class SerialButtonSource:
                 self._armed.wait(timeout=min(0.15, max(deadline - time.monotonic(), 0)))
                 reply = self._armed_replies.pop(token, None)
                 if reply is not None:
-                    return reply[1] * 1000
+                    _, t_us, held = reply
+                    self.held_at_call = frozenset(s for s in self.seats if held >> (s - 1) & 1)
+                    return t_us * 1000
                 if time.monotonic() >= deadline:
                     raise SerialLinkError(
                         f"the RP2040 did not confirm the call within {self.call_timeout_s:g} s; "
@@ -228,7 +243,7 @@ class SerialButtonSource:
                 return SourceHealth(name, False, "connected, waiting for the button timer to answer", True)
             stats = self._stats_locked()
             detail = (
-                f"link up, boot {self._boot}, clock ±{stats.clock_uncertainty_ns // 1000} µs; "
+                f"link up, boot {self._boot}, clock ±{self._clock.uncertainty_ns // 1000} µs; "
                 f"{stats.resend_requests} resends, {stats.bad_frames} bad frames, "
                 f"{stats.lost_frames} lost"
             )
@@ -400,7 +415,7 @@ class SerialButtonSource:
                     self._clock.add(sent, received_ns, frame.int_arg(1) * 1000)
         elif kind == "ARMED":
             with self._armed:
-                self._armed_replies[frame.int_arg(0)] = (frame.boot, frame.int_arg(1))
+                self._armed_replies[frame.int_arg(0)] = (frame.boot, frame.int_arg(1), frame.int_arg(2, 16))
                 self._armed.notify_all()
         elif kind == "LOST":
             first, last = frame.int_arg(0), frame.int_arg(1)

@@ -16,6 +16,7 @@ MODULES = [
     "hardware.serial_sequence",
     "hardware.serial_clock",
     "hardware.pico_sim",
+    "hardware.serial_link",
 ]
 
 

@@ -17,7 +17,7 @@ from hardware.serial_link import LinkNotice, SerialButtonSource, SerialLinkError
 from hardware.source import ButtonEdge, ButtonSource
 from referee.arbitration import Contest, Press, PressVerdict, arbitrate
 
-FAST = {"ping_interval_s": 0.05, "resend_timeout_s": 0.1, "reconnect_interval_s": 0.05}
+FAST: dict[str, Any] = {"ping_interval_s": 0.05, "resend_timeout_s": 0.1, "reconnect_interval_s": 0.05}
 SEATS = ("Anne", "Marc", "Zoé", "Ivo")
 
 
@@ -117,6 +117,21 @@ def test_presses_4_us_apart_tie_and_40_us_apart_do_not(rig) -> None:
     table.wait(lambda: len(table.presses()) == 2)
     verdict = table.verdict(source, t_call)
     assert verdict.ranking == (("Marc",), ("Anne",)) and verdict.margins_ns == (40_000,)
+
+
+def test_the_call_reports_the_seats_held_at_that_instant(rig) -> None:
+    sim, source, table = rig()
+    sim.press(2, hold_us=300_000)
+    table.wait(lambda: len(table.presses()) == 1)
+    source.call()
+    assert source.held_at_call == frozenset({2})
+
+
+def test_from_spec_reads_the_command_line_form() -> None:
+    assert SerialButtonSource.from_spec("serial").port is None
+    assert SerialButtonSource.from_spec("serial:/dev/referee-pico", seats=4).seats == (1, 2, 3, 4)
+    with pytest.raises(ValueError, match="serial:PORT"):
+        SerialButtonSource.from_spec("gpio")
 
 
 def test_held_and_now_follow_the_pico(rig) -> None:
