@@ -306,7 +306,11 @@ class SerialButtonSource:
                 except (OSError, ValueError, serial.SerialException) as exc:
                     self._set_status(f"cannot open {port} ({exc}); retrying")
                 else:
-                    self._serve(ser, port)
+                    try:
+                        self._serve(ser, port)
+                    except Exception:  # a bug here must not leave the table without buttons
+                        log.exception("RP2040 link failed on %s; reconnecting", port)
+                        self._close()
             self._stop.wait(self.reconnect_interval_s)
 
     def _serve(self, ser: serial.Serial, port: str) -> None:
