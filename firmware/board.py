@@ -4,12 +4,19 @@ MicroPython on an RP2040 only; everything that decides anything lives in the pur
 
 Sampling: core 1 runs ``_sample``, a viper loop that reads the SIO ``GPIO_IN`` register (every
 pin in one load, so all seats and the caller are sampled in the same instant) right after the
-low word of the 1 µs system timer, and stores a ``(time, pins)`` pair into a ring of
-``SAMPLE_SLOTS`` slots only when the pins differ from the previous read. Core 0 drains the
+low word of the 1 µs system timer, and stores a ``(time, pins, missed)`` slot into a ring of
+``SAMPLE_SLOTS`` slots only when something changed since the previous read. Core 0 drains the
 ring, extends the times to 64 bits and feeds the snapshots to ``Firmware``. Core 1 never
 waits for core 0, for USB or for the garbage collector, so a bouncing button costs a few
 ring slots, never another seat's first edge; if the ring ever fills, the change is retried on
 the next turn (its stamp is late, not lost) and the overflow is reported as ``ERR overflow``.
+
+Short first contacts: a bouncing contact can close and open again between two reads. The
+RP2040 latches every falling edge of every pin in IO_BANK0's raw interrupt registers (INTR0,
+INTR1: 4 bits per pin, EDGE_LOW write-to-clear), whatever the interrupt enables. Each turn
+the loop reads them too: a pin whose falling edge is latched but which reads high again was
+pressed since the last read ("missed"), and core 0 feeds it as a press at this read followed
+by the release, so the stamp of a first contact is never later than one read.
 """
 
 import _thread
@@ -32,6 +39,8 @@ if TYPE_CHECKING:
 
 TIMERAWH = 0x40054024  # system timer, high word, no latching
 TIMERAWL = 0x40054028  # system timer, low word
+INTR0 = 0x400140F0  # IO_BANK0 raw interrupts of GPIO 0-7 (INTR1, next word: GPIO 8-15)
+SLOT_WORDS = 4  # time, GPIO_IN, missed presses in INTR0, missed presses in INTR1
 
 # Words of the control array shared by the two cores.
 HEAD = 0  # next ring slot core 1 will fill (written by core 1)
@@ -41,12 +50,21 @@ NOW = 3  # timer low word of the latest read: every change up to it is in the ri
 LOOPS = 4  # loop turns (wraps), for the loop period shown by STAT
 OVERFLOWS = 5  # times the ring was full
 RUNNING = 6  # 1 while the loop runs
+HIGH0 = 8  # LEVEL_HIGH bits of our pins in INTR0 (their EDGE_LOW bits are one place up)
+HIGH1 = 9  # the same in INTR1
 
 
 @micropython.viper
 def _sample(ring: ptr32, ctl: ptr32, pin_mask: int, slot_mask: int):  # noqa: F821 (viper type)
     gpio_in = ptr32(0xD0000004)  # noqa: F821  SIO GPIO_IN: all 30 pins in one read
     timer = ptr32(0x40054028)  # noqa: F821  TIMERAWL: µs since boot, low 32 bits
+    intr = ptr32(0x400140F0)  # noqa: F821  IO_BANK0 INTR0, INTR1: latched edges, current levels
+    high0 = ctl[8]
+    high1 = ctl[9]
+    fall0 = high0 << 1  # EDGE_LOW bits
+    fall1 = high1 << 1
+    intr[0] = fall0  # forget edges latched before the start
+    intr[1] = fall1
     last = gpio_in[0] & pin_mask
     head = 0
     full = 0
@@ -54,15 +72,25 @@ def _sample(ring: ptr32, ctl: ptr32, pin_mask: int, slot_mask: int):  # noqa: F8
     while ctl[2] == 0:
         t = timer[0]
         pins = gpio_in[0] & pin_mask
-        if pins != last:
+        r0 = intr[0]
+        r1 = intr[1]
+        missed0 = (r0 >> 1) & r0 & high0  # fell since the last turn, yet high again now
+        missed1 = (r1 >> 1) & r1 & high1
+        if (r0 & fall0) | (r1 & fall1):
+            intr[0] = r0 & fall0  # write-to-clear the edges just seen
+            intr[1] = r1 & fall1
+        if pins != last or (missed0 | missed1) != 0:
             nxt = (head + 1) & slot_mask
             if nxt == ctl[1]:
                 if full == 0:
                     ctl[5] = ctl[5] + 1
                     full = 1
             else:
-                ring[head * 2] = t
-                ring[head * 2 + 1] = pins
+                slot = head * 4
+                ring[slot] = t
+                ring[slot + 1] = pins
+                ring[slot + 2] = missed0
+                ring[slot + 3] = missed1
                 head = nxt
                 ctl[0] = head
                 last = pins
@@ -78,6 +106,8 @@ class Board:
     def __init__(self) -> None:
         self.inputs = config.SEATS + 1
         self.shift = config.CALLER_PIN
+        if self.shift + self.inputs > 16:
+            raise ValueError("the caller's and seats' pins must lie within GP0..GP15 (config.py)")
         self.pin_mask = ((1 << self.inputs) - 1) << self.shift
         for k in range(self.inputs):
             machine.Pin(config.CALLER_PIN + k, machine.Pin.IN, machine.Pin.PULL_UP)
@@ -85,8 +115,10 @@ class Board:
         self.call_pin = machine.Pin(config.CALL_PIN, machine.Pin.OUT, value=0)
         self.status = machine.Pin(config.STATUS_LED_PIN, machine.Pin.OUT, value=1)
         self.slots = config.SAMPLE_SLOTS
-        self.ring = array("I", [0] * (2 * self.slots))
-        self.ctl = array("I", [0] * 8)
+        self.ring = array("I", [0] * (SLOT_WORDS * self.slots))
+        self.ctl = array("I", [0] * 10)
+        for pin in range(self.shift, self.shift + self.inputs):
+            self.ctl[HIGH0 + pin // 8] |= 1 << (4 * (pin % 8) + 1)
         self.poller = select.poll()
         self.poller.register(sys.stdin, select.POLLIN)  # pyright: ignore[reportUnknownMemberType]
         self.loop_mark = (0, 0)  # (time µs, loop count) of the latest loop-period measurement
@@ -105,6 +137,15 @@ class Board:
     def levels(self, pins: int) -> int:
         """GPIO_IN bits → input mask (bit 0 caller, bit k seat k; 1 = down: buttons pull low)."""
         return ((pins ^ self.pin_mask) & self.pin_mask) >> self.shift
+
+    def missed_pins(self, missed0: int, missed1: int) -> int:
+        """INTR0/INTR1 LEVEL_HIGH-position bits → a GPIO_IN-style mask of those pins."""
+        pins = 0
+        for pin in range(self.shift, self.shift + self.inputs):
+            word = missed1 if pin >= 8 else missed0
+            if word >> (4 * (pin % 8) + 1) & 1:
+                pins |= 1 << pin
+        return pins
 
     def read_inputs(self) -> int:
         return self.levels(machine.mem32[0xD0000004] & 0xFFFFFFFF)
@@ -138,8 +179,14 @@ class Board:
         ring = self.ring
         slot_mask = self.slots - 1
         while tail != head:
-            t_low = ring[2 * tail]
-            feed(ref - ((ref_low - t_low) & 0xFFFFFFFF), self.levels(ring[2 * tail + 1]))
+            slot = SLOT_WORDS * tail
+            t = ref - ((ref_low - ring[slot]) & 0xFFFFFFFF)
+            pins = ring[slot + 1]
+            if ring[slot + 2] | ring[slot + 3]:
+                # A contact came and went between two reads: a press at this read, then
+                # the levels as read, so its stamp is no later than one read.
+                feed(t, self.levels(pins & ~self.missed_pins(ring[slot + 2], ring[slot + 3])))
+            feed(t, self.levels(pins))
             tail = (tail + 1) & slot_mask
             ctl[TAIL] = tail
         return ref - ((ref_low - horizon_low) & 0xFFFFFFFF)

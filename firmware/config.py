@@ -3,7 +3,8 @@
 Input bit numbering, used everywhere in the firmware and on the wire: bit 0 is the caller's
 button, bit k (1..8) is seat k. The caller pin and the seat pins must be consecutive GPIOs
 (``CALLER_PIN``, ``CALLER_PIN + 1``, ...) so that one shift of the SIO GPIO_IN word gives the
-input mask: every input is read in the same instruction.
+input mask: every input is read in the same instruction. They must lie within GP0..GP15,
+whose edges the sampling loop also reads from the INTR0/INTR1 latches (see board.py).
 """
 
 FIRMWARE_VERSION = "1.0.0"

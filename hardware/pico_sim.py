@@ -69,13 +69,20 @@ class SamplerModel:
     they are sampled); `snapshots_until` returns what the loop would have stored: one
     ``(t_us, mask)`` per read whose levels differ from the previous stored read. Changes
     that fall between the same two reads are seen together, as by the real loop.
+
+    With `latch_presses` (the firmware's behaviour, from the RP2040's edge latches), an input
+    pressed and released again between two reads is still seen: as a press at the next read,
+    then the levels as read.
     """
 
-    def __init__(self, period_ns: int, phase_ns: int, initial_mask: int = 0) -> None:
+    def __init__(
+        self, period_ns: int, phase_ns: int, initial_mask: int = 0, latch_presses: bool = True
+    ) -> None:
         if period_ns < 1:
             raise ValueError("the sampling period must be at least 1 ns")
         self.period_ns = period_ns
         self.phase_ns = phase_ns % period_ns
+        self.latch_presses = latch_presses
         self.levels = initial_mask  # the true levels after every change applied so far
         self.stored = initial_mask  # the levels of the last stored snapshot
         self._pending: list[tuple[int, int, int, int]] = []  # (t_ns, order, input, level)
@@ -100,10 +107,16 @@ class SamplerModel:
             read = self.read_time(pending[0][0])
             if read > now_ns:
                 break
+            fell = 0  # inputs pressed at some instant since the previous read (the edge latch)
             while pending and pending[0][0] <= read:
                 _, _, index, level = heapq.heappop(pending)
                 bit = 1 << index
                 self.levels = self.levels | bit if level else self.levels & ~bit
+                fell |= bit if level else 0
+            missed = fell & ~self.levels if self.latch_presses else 0
+            if missed and self.levels | missed != self.stored:
+                self.stored = self.levels | missed
+                out.append((read // 1000, self.stored))
             if self.levels != self.stored:
                 self.stored = self.levels
                 out.append((read // 1000, self.levels))

@@ -22,8 +22,28 @@ def test_changes_between_two_reads_are_seen_in_the_same_read() -> None:
     assert sampler.snapshots_until(2_000_000) == [(1000, 0b0110), (1000, 0b1110)]
 
 
-def test_a_pulse_shorter_than_the_read_period_is_invisible() -> None:
+def test_a_contact_between_two_reads_is_caught_by_the_edge_latch() -> None:
     sampler = SamplerModel(period_ns=1000, phase_ns=0)
+    sampler.change(5_100, 1, 1)
+    sampler.change(5_600, 1, 0)
+    assert sampler.snapshots_until(10_000) == [(6, 0b10), (6, 0)]
+
+
+def test_a_first_contact_shorter_than_a_read_still_stamps_the_press() -> None:
+    lines: list[bytes] = []
+    fw = Firmware(1, now_us=lambda: 0, write=lines.append, seats=2)
+    sampler = SamplerModel(period_ns=250, phase_ns=0)
+    for t, level in [(1_010, 1), (1_040, 0), (31_000, 1)]:  # a 30 ns touch, then the press
+        sampler.change(t, 2, level)
+    for t_us, mask in sampler.snapshots_until(5_000_000):
+        fw.feed_sample(t_us, mask)
+    fw.advance(5_000)
+    (frame,) = [f for f in FrameParser().feed(b"".join(lines)) if isinstance(f, Frame)]
+    assert frame.args == ("2", "1", "1")  # stamped at the read after the touch (1.25 µs → 1)
+
+
+def test_without_the_latch_such_a_contact_is_invisible() -> None:
+    sampler = SamplerModel(period_ns=1000, phase_ns=0, latch_presses=False)
     sampler.change(5_100, 1, 1)
     sampler.change(5_600, 1, 0)
     assert sampler.snapshots_until(10_000) == []
@@ -64,10 +84,9 @@ def test_all_eight_seats_bouncing_at_once_lose_no_first_edge() -> None:
     frames = [f for f in parser.feed(b"".join(lines)) if isinstance(f, Frame)]
     presses = {int(f.args[0]): int(f.args[2]) for f in frames if f.kind == "E"}
     assert len(frames) == 8 and parser.bad == 0
-    # Each stamp is the first read that saw the seat down (its first contact, unless that
-    # contact was shorter than one read), in whole µs.
-    assert presses == first_reads
-    assert sum(presses[s] == sampler.read_time(t0) // 1000 for s, t0 in starts.items()) >= 7
+    # Each stamp is the read right after the seat's first contact, in whole µs, even when
+    # that contact was shorter than one read (the edge latch).
+    assert presses == first_reads == {s: sampler.read_time(t0) // 1000 for s, t0 in starts.items()}
 
 
 def test_raw_pyserial_on_the_pty_talks_to_the_firmware() -> None:
