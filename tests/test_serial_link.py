@@ -286,6 +286,25 @@ def test_firmware_counters_are_fetched_and_a_slow_sampling_loop_is_flagged(rig, 
     assert "slower than 1 µs" in caplog.text
 
 
+def test_a_noisy_line_still_gives_every_verdict(rig) -> None:
+    """Random drops, corruptions, duplicates and garbage on 30 % of the frames, 8 contests."""
+    sim, source, table = rig(call_timeout_s=3.0, resend_attempts=10)
+    for kind in ("drop", "corrupt", "duplicate", "garbage"):
+        sim.faults.noise[kind] = 0.075
+    for k in range(8):
+        gap_us = 20 + 7 * k
+        sim.on_each_call({1: 120_000 + gap_us, 2: 120_000}, hold_us=15_000)
+        table.edges.clear()
+        t_call = source.call()
+        table.wait(lambda: len(table.presses(source.clock)) == 2, timeout=5.0)
+        verdict = table.verdict(source, t_call)
+        assert verdict.ranking == (("Marc",), ("Anne",)) and verdict.margins_ns == (gap_us * 1000,)
+        table.wait(lambda: sum(not e.pressed for e in table.edges) == 2, timeout=5.0)
+    stats = source.stats()
+    assert stats.lost_frames == 0 and stats.resend_requests > 0 and stats.bad_frames > 0
+    assert not any(n.void_contest for n in table.notices)
+
+
 def test_auto_detect_by_usb_id(monkeypatch) -> None:
     class Port:
         def __init__(self, device: str, vid: int | None, pid: int | None) -> None:
