@@ -218,20 +218,23 @@ class SerialButtonSource:
         """The Pico makes the call (ARM → ARMED); returns the call's time on the Pico's clock."""
         token = next(self._tokens)
         deadline = time.monotonic() + self.call_timeout_s
-        with self._armed:
-            while True:
-                self._send(f"ARM {token}")  # a repeated ARM is answered, never obeyed twice
-                self._armed.wait(timeout=min(0.15, max(deadline - time.monotonic(), 0)))
+        while True:
+            self._send(f"ARM {token}")  # a repeated ARM is answered, never obeyed twice
+            with self._armed:  # not held while writing: the reader thread must keep reading
+                self._armed.wait_for(
+                    lambda: token in self._armed_replies,
+                    timeout=min(0.15, max(deadline - time.monotonic(), 0)),
+                )
                 reply = self._armed_replies.pop(token, None)
                 if reply is not None:
                     _, t_us, held = reply
                     self.held_at_call = frozenset(s for s in self.seats if held >> (s - 1) & 1)
                     return t_us * 1000
-                if time.monotonic() >= deadline:
-                    raise SerialLinkError(
-                        f"the RP2040 did not confirm the call within {self.call_timeout_s:g} s; "
-                        "check its USB cable, then arm again"
-                    )
+            if time.monotonic() >= deadline:
+                raise SerialLinkError(
+                    f"the RP2040 did not confirm the call within {self.call_timeout_s:g} s; "
+                    "check its USB cable, then arm again"
+                )
 
     def health(self) -> SourceHealth:
         with self._lock:
@@ -368,13 +371,17 @@ class SerialButtonSource:
         self._bad_log.flush()
 
     def _on_frame(self, frame: Frame, received_ns: int) -> None:
-        old_boot = None
+        new_boot, old_boot = False, None
         with self._lock:
             if self._tracker is None or frame.boot != self._tracker.boot:
-                old_boot = self._new_boot(frame)
+                new_boot, old_boot = True, self._new_boot(frame)
             assert self._tracker is not None
             is_new, in_order = self._tracker.offer(frame)
             self._heard = True
+        if new_boot:
+            if frame.kind != "HELLO":
+                self._send_quietly("HELLO")  # the new boot's held seats and firmware version
+            self._ping()  # a clock mapping for the new clock
         if old_boot is not None:
             self._notify(
                 "reboot",
@@ -401,9 +408,6 @@ class SerialButtonSource:
         self._held.clear()
         self._pings.clear()
         self._gap = None
-        if frame.kind != "HELLO":
-            self._send_quietly("HELLO")  # the new boot's held seats and firmware version
-        self._ping()
         if old is None:
             log.info("RP2040 boot %s", frame.boot)
         else:
