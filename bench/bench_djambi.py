@@ -64,7 +64,9 @@ def measure_position(name: str, fen: str, runs: int) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description="Djambi engine speed: legal moves per second, perft(3), validation.")
+    parser = argparse.ArgumentParser(
+        description="Djambi engine speed: legal moves per second, perft(3), validation."
+    )
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--deep", action="store_true", help="perft(3) of the mid-game positions too")
     args = parser.parse_args()

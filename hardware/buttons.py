@@ -43,5 +43,5 @@ def open_button_source(spec: str) -> ButtonSource:
     if kind == "serial":
         from hardware.serial_link import SerialButtonSource
 
-        return SerialButtonSource(rest or None)
+        return SerialButtonSource.from_spec(f"serial:{rest}" if rest else "serial")
     raise ValueError(f"unknown button input {spec!r}; use auto, mock, gpio or serial[:PORT]")

@@ -86,6 +86,7 @@ class ContestRunner:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._chain: tuple[int, str, int] | None = None  # (game, key, call time) of an "each" chain
         self._follow_scheduled = False
+        self.notice: str | None = None  # the input device's last word to the table
 
     # -- wiring ----------------------------------------------------------------------------------
 
@@ -95,6 +96,10 @@ class ContestRunner:
         self.source.start(lambda edge: loop.call_soon_threadsafe(self.on_edge, edge))
         if hasattr(self.source, "when_caller_pressed"):  # an optional caller button arms the contest
             self.source.when_caller_pressed = lambda: loop.call_soon_threadsafe(self._arm_quietly)
+        if hasattr(self.source, "on_caller"):  # the RP2040's caller input
+            self.source.on_caller = lambda *_: loop.call_soon_threadsafe(self._arm_quietly)
+        if hasattr(self.source, "on_notice"):  # the RP2040 link: reboots, lost frames, overflows
+            self.source.on_notice = lambda notice: loop.call_soon_threadsafe(self._link_notice, notice)
         self.session.listeners.append(self._game_changed)
         self._game_changed()
 
@@ -154,6 +159,15 @@ class ContestRunner:
                 self.cancel("the game moved on before the contest closed")
         elif wanted is not None and wanted[1] is not None and wanted[1].auto_arm:
             self._arm_quietly()
+
+    def _link_notice(self, notice: Any) -> None:
+        """The input device says a contest in progress cannot be judged fairly: void it."""
+        log.warning("input notice (%s): %s", notice.kind, notice.message)
+        self.notice = notice.message
+        if notice.void_contest and self.running is not None:
+            self.cancel(notice.message)
+        else:
+            self.session.changed()
 
     def _arm_quietly(self) -> None:
         try:
@@ -230,8 +244,15 @@ class ContestRunner:
         self.running = None
 
     def _call(self) -> None:
-        if self.running is not None:
-            self._start(self.source.call(), beep=True)
+        if self.running is None:
+            return
+        try:
+            t_ns = self.source.call()
+        except Exception as exc:  # the button timer is unplugged or not answering
+            log.exception("the call failed")
+            self.cancel(f"the call could not be made: {exc}")
+            return
+        self._start(t_ns, beep=True)
 
     def _start(self, t_ns: int, beep: bool) -> None:
         running = self.running
@@ -394,4 +415,9 @@ class ContestRunner:
                 "held": sorted(running.held),
                 "provisional": verdict.to_json() if verdict else None,
             }
-        return {"running": live, "last": self.last, "tie_window_ns": self.tie_window_ns}
+        return {
+            "running": live,
+            "last": self.last,
+            "tie_window_ns": self.tie_window_ns,
+            "notice": self.notice,
+        }

@@ -279,7 +279,13 @@ def test_presses_arrive_in_several_contests() -> None:
     play(game, dice(), contest("Cat"), contest("Ann", "Cat"))
     assert game.state.queue == ("Cat", "Ann")
     request = game.engine.contest(game.state)
-    assert request is not None and request.seats == ("Bob", "Dan") and request.needs == "each" and request.key == "round 1" and request.auto_arm
+    assert (
+        request is not None
+        and request.seats == ("Bob", "Dan")
+        and request.needs == "each"
+        and request.key == "round 1"
+        and request.auto_arm
+    )
     assert request.call == "Djam!"
 
 

@@ -109,12 +109,12 @@ def build_app(referee: Referee, max_body_bytes: int = 64 * 1024) -> Starlette:
 
     async def qr_display(request: Request) -> Response:
         url = referee.urls.get("display") or str(request.base_url)
-        return Response(segno.make(url, error="m").svg_inline(scale=6, dark="#fff", light="#111"),
+        return Response(segno.make(url, error="m").svg_inline(scale=6, dark="#fff", light="#111", omitsize=True),
                         media_type="image/svg+xml")  # fmt: skip
 
     async def qr_console(request: Request) -> Response:
         url = referee.urls.get("console") or f"{request.base_url}console?token={referee.token}"
-        return Response(segno.make(url, error="m").svg_inline(scale=6, dark="#fff", light="#111"),
+        return Response(segno.make(url, error="m").svg_inline(scale=6, dark="#fff", light="#111", omitsize=True),
                         media_type="image/svg+xml")  # fmt: skip
 
     # -- console actions ------------------------------------------------------------------------

@@ -47,7 +47,7 @@ function fieldInput(field, players) {
   if (field.kind === "choice" || field.kind === "seat") {
     const select = el("select", { name, "data-kind": field.kind });
     if (!field.required) select.append(el("option", { value: "" }, "—"));
-    choices.forEach((c, i) => select.append(el("option", { value: String(i), selected: field.default !== null && choiceValue(c) === field.default }, choiceLabel(c))));
+    choices.forEach((c, i) => select.append(el("option", { value: String(i), selected: field.default !== null && JSON.stringify(choiceValue(c)) === JSON.stringify(field.default) }, choiceLabel(c))));
     select._choices = choices;
     return el("label", {}, field.label, select);
   }
@@ -68,7 +68,15 @@ function fieldInput(field, players) {
         if (field.kind === "seats") renumber();
       });
       box.append(el("label", {}, input, choiceLabel(c), mark));
+      if (Array.isArray(field.default) && field.default.some((d) => JSON.stringify(d) === JSON.stringify(choiceValue(c)))) {
+        input.checked = true;
+      }
     });
+    // Defaults are picked in the order given.
+    if (Array.isArray(field.default)) {
+      box._order = field.default.map((d) => choices.findIndex((c) => JSON.stringify(choiceValue(c)) === JSON.stringify(d))).filter((i) => i >= 0);
+      if (field.kind === "seats") renumber();
+    }
     return box;
   }
   if (field.kind === "bool") return el("label", {}, el("input", { type: "checkbox", name, "data-kind": "bool", checked: !!field.default }), field.label);

@@ -41,7 +41,7 @@ function render(view) {
   current = view;
   const game = view.game;
   setText($("title"), game ? `${game.title} — ${game.variant}` : "Table referee");
-  setText($("input"), `${view.input.name}: ${view.input.detail}`);
+  setText($("input"), `${view.input.name}: ${view.input.detail}` + (view.contest.notice ? ` — ${view.contest.notice}` : ""));
   $("journal-error").classList.toggle("hidden", view.journal.ok);
   setText($("journal-error"), view.journal.ok ? "" : "The journal cannot be written — inputs are refused until it is fixed. " + view.journal.error);
   const unfit = !view.input.fit_for_close_calls;
