@@ -91,6 +91,7 @@ class Referee:
                 "actions": [a.to_json() for a in engine.actions(state)],
                 "contest": request.to_json() if request else None,
                 "can_undo": bool(game.fold.applied),
+                "applied": len(game.fold.applied),  # game events standing (evidence excluded)
                 "broken": game.broken,
             }
         contest = self.contests.view()

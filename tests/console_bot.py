@@ -65,7 +65,7 @@ class ConsoleBot:
                expect_error: bool = False) -> dict[str, Any]:  # fmt: skip
         """Fill the `nth` form of `action_type` with `values` (others keep their defaults), submit."""
         page = self.console
-        events_before = self.game()["summary"].get("events", 0)
+        applied_before = self.game()["applied"]
         forms = page.locator(f"form[data-action='{action_type}']")
         forms.first.wait_for()
         form = forms.nth(nth)
@@ -77,7 +77,7 @@ class ConsoleBot:
             page.wait_for_selector("#error:not(.hidden)")
             return self.view()
         return self._wait(
-            lambda v: v["game"]["summary"].get("events", 0) > events_before or _error_shown(page),
+            lambda v: v["game"]["applied"] != applied_before or _error_shown(page),
             f"{action_type} to be taken",
             check=lambda: _raise_on_error(page, action_type, values),
         )

@@ -47,7 +47,10 @@ def test_a_pico_reboot_mid_contest_voids_it_with_a_message(tmp_path: Path) -> No
             pico.reboot()
             view = ref.wait_for(lambda v: (v["contest"]["last"] or {}).get("void"), what="the void")
             assert view["contest"]["running"] is None
-            assert "restarted" in view["contest"]["last"]["void"] and "Arm again" in view["contest"]["last"]["void"]
+            assert (
+                "restarted" in view["contest"]["last"]["void"]
+                and "Arm again" in view["contest"]["last"]["void"]
+            )
             assert view["game"]["summary"]["rounds"] == 0, "a voided contest decides nothing"
             _, record = ref.request("GET", "/api/games/1/record.jsonl", token=False)
             assert '"type": "void"' in record

@@ -6,6 +6,7 @@ import json
 import xml.etree.ElementTree as ET
 
 from referee.fold import Fold
+from referee.games.base import choice_value
 from referee.games.djam import ENGINE
 from referee.games.djam.options import OPTIONS
 from tests.test_djam_support import contest, dice, new_game, play, word
@@ -30,7 +31,15 @@ def test_actions_follow_the_round() -> None:
     dice_action = game.engine.actions(game.state)[0]
     fields = {f.name: f for f in dice_action.fields}
     assert set(fields) == {"green", "white", "yellow", "red", "blue", "colour", "theme"}
-    assert fields["colour"].choices[-1] == "black" and fields["theme"].choices == (1, 2, 3, 4, 5, 6)
+    assert fields["colour"].choices[-1] == "black" and [choice_value(c) for c in fields["theme"].choices] == [
+        1,
+        2,
+        3,
+        4,
+        5,
+        6,
+    ]
+    assert fields["theme"].choices[0] == {"value": 1, "label": "1: Personnalités"}
     assert "Personnalités" in dice_action.help
     assert game.engine.contest(game.state) is None  # no contest before the dice
 

@@ -17,7 +17,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from referee.fold import Fold
-from referee.games.base import Action, EventError, GameHeader
+from referee.games.base import Action, EventError, GameHeader, choice_value
 from referee.record import record_lines, replay_lines
 
 VOCABULARY = (
@@ -67,7 +67,7 @@ def _fill(action: Action, data: st.DataObject) -> dict[str, Any]:
             event[field.name] = list(event[field.name])
         else:
             assert field.choices, f"{action.type}.{field.name} offers no choices"
-            event[field.name] = data.draw(st.sampled_from(field.choices))
+            event[field.name] = choice_value(data.draw(st.sampled_from(field.choices)))
     return event
 
 

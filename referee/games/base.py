@@ -137,6 +137,13 @@ def choice(value: Any, label: str) -> dict[str, Any]:
     return {"value": value, "label": label}
 
 
+def choice_value(offered: Any) -> Any:
+    """The value a console posts for one of a field's `choices` (labelled or plain)."""
+    if isinstance(offered, dict) and "value" in offered:
+        return offered["value"]
+    return offered
+
+
 @dataclass(frozen=True)
 class Action:
     """Something the scorekeeper may enter now: the event type to post, its inputs, fixed parts."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from string import ascii_uppercase
 
-from referee.games.base import Action, ContestRequest, Field
+from referee.games.base import Action, ContestRequest, Field, choice
 from referee.games.djam.letters import BLACK, COLOURS
 from referee.games.djam.model import OPEN_THEMES, DjamState
 
@@ -20,7 +20,8 @@ def _dice_action(state: DjamState, corrected: bool) -> Action:
     fields = [Field(c, f"{c} die", "choice", tuple(ascii_uppercase)) for c in COLOURS]
     fields.append(Field("colour", "colour die", "choice", (*COLOURS, BLACK)))
     if s.variant != OPEN_THEMES:
-        fields.append(Field("theme", "numbered die (theme)", "choice", tuple(range(1, len(s.themes) + 1))))
+        numbered = tuple(choice(i, f"{i}: {t}") for i, t in enumerate(s.themes, start=1))
+        fields.append(Field("theme", "numbered die (theme)", "choice", numbered))
     themes = "; ".join(f"{i} {t}" for i, t in enumerate(s.themes, start=1))
     label = "Correct the dice" if corrected else f"Dice of round {state.round_no} ({state.roller_name} rolls)"
     return Action("dice", label, tuple(fields), {"source": "typed"}, f"Themes: {themes}")
