@@ -55,7 +55,9 @@ def test_the_rulebook_round_then_a_black_round(referee_daemon: RunningReferee, p
     assert summary["pool"] == 90 - 6
     bot.display.wait_for_function("document.querySelector('#scores').textContent.includes('Bob3')")
     # The scoring letters are highlighted in the picture, the verdicts cite the rulebook.
-    bot.display.wait_for_function("document.querySelector('#picture').textContent.replace(/\\s/g, '').includes('Brejnev')")
+    bot.display.wait_for_function(
+        "document.querySelector('#picture').textContent.replace(/\\s/g, '').includes('Brejnev')"
+    )
     assert all(v["rule"]["source"] for v in summary["verdicts"])
 
     # Round 2: black — the first valid word without any letter of the dice wins 4 tokens.

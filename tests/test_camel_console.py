@@ -12,7 +12,7 @@ import pytest
 from test_camel_rules import THREE, at, flip, summary
 
 from referee.fold import Fold
-from referee.games.base import Action, EventError, GameHeader
+from referee.games.base import Action, EventError, GameHeader, choice_value
 from referee.games.camel import ENGINE, ring, state, tiles
 from referee.games.camel.state import CamelState
 
@@ -24,13 +24,13 @@ def fill_form(action: Action, rng: random.Random, stringly: bool) -> dict[str, A
     event: dict[str, Any] = {"type": action.type, **action.fixed}
     for field in action.fields:
         if field.choices:
-            value = rng.choice(field.choices)
+            value = choice_value(rng.choice(field.choices))
             # A form may send a choice back as text: "2,5" for [2, 5], "4" for 4.
             if stringly and not isinstance(value, bool):
                 value = ",".join(map(str, value)) if isinstance(value, list) else str(value)
             if field.required or rng.random() < 0.5:
                 event[field.name] = value
-        elif field.kind == "int":
+        elif field.kind in ("int", "seed"):
             event[field.name] = rng.randint(0, 10**6)
         elif field.required:
             return None
@@ -65,7 +65,7 @@ def test_the_flip_action_lists_exactly_the_tiles_that_may_be_turned() -> None:
     s = at(THREE, {"Anne": 3, "Bea": 6, "Carl": 8}, marker=3, turn="Bea")
     s = flip(s, 1, [1, 1]).state  # oasis
     s = flip(s, 5, [4, 6]).state  # oasis again: (1, 1) and (4, 6) are barred now
-    listed = {tuple(t) for t in ENGINE.actions(s)[0].fields[0].choices}
+    listed = {tuple(choice_value(t)) for t in ENGINE.actions(s)[0].fields[0].choices}
     for row in range(1, 6):
         for column in range(1, 7):
             try:

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.fold import Fold
-from referee.games.base import GameHeader
+from referee.games.base import GameHeader, choice_value
 from referee.games.camel import ENGINE
 from referee.games.camel.state import CamelState
 
@@ -62,7 +62,7 @@ def play_turn(state: CamelState, rng: random.Random) -> dict[str, Any]:
     event: dict[str, Any] = {"type": "flip"}
     for field in flip.fields:
         if field.required or rng.random() < 0.5:
-            event[field.name] = rng.choice(field.choices)
+            event[field.name] = choice_value(rng.choice(field.choices))
     return event
 
 

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from referee.games.base import GameHeader, RuleViolation, Step
+from referee.games.base import GameHeader, RuleViolation, Step, choice_value
 from referee.games.camel import ENGINE, rules
 from referee.games.camel.state import CamelState, legal_tiles
 from referee.games.camel.tiles import parse_tile
@@ -122,7 +122,7 @@ def test_landing_on_an_oasis_turns_another_tile_and_chains() -> None:
 def test_a_tile_turned_by_the_last_player_is_refused_with_the_rule() -> None:
     state = at(THREE, {"Anne": 3, "Bea": 6, "Carl": 8}, marker=3, turn="Anne")
     state = flip(state, 1, [2, 4]).state  # Anne turns (2, 4)
-    assert [2, 4] not in ENGINE.actions(state)[0].fields[0].choices
+    assert [2, 4] not in [choice_value(c) for c in ENGINE.actions(state)[0].fields[0].choices]
     with pytest.raises(RuleViolation) as caught:
         flip(state, 2, [2, 4])
     assert caught.value.rule == rules.ONE_TURN_BETWEEN

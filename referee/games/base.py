@@ -103,7 +103,8 @@ class GameHeader:
         return cls(game, variant, tuple(players), dict(options))
 
 
-FieldKind = Literal["choice", "choices", "text", "int", "bool", "seat", "seats"]
+# "seed": a whole number the console proposes at random (a deal follows from it, so replays agree).
+FieldKind = Literal["choice", "choices", "text", "int", "bool", "seat", "seats", "seed"]
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.games.base import Action, Field
+from referee.games.base import Action, Field, choice
 from referee.games.camel.ring import SIZE, card_label
 from referee.games.camel.state import LOOSE, MAY, CamelState, expected_first, legal_tiles
 from referee.games.camel.tiles import NUMBERS, TWO_SIDED, tile_label
@@ -96,7 +96,13 @@ def _flip_action(state: CamelState, label: str) -> Action:
     if state.options.tile_grid != LOOSE:
         fields.append(
             Field(
-                "tile", "Tile (row, column)", "choice", tuple(list(tile_label(t)) for t in legal_tiles(state))
+                "tile",
+                "Tile (row, column)",
+                "choice",
+                tuple(
+                    choice(list(tile_label(t)), "row {}, column {}".format(*tile_label(t)))
+                    for t in legal_tiles(state)
+                ),
             )
         )
     fields.append(Field("shows", "Shows", "choice", NUMBERS))
@@ -131,7 +137,7 @@ def _ring_actions(state: CamelState) -> list[Action]:
         Action(
             "deal",
             "Deal the ring at random",
-            (Field("seed", "Any whole number (the deal follows from it)", "int"),),
+            (Field("seed", "Any whole number (the deal follows from it)", "seed"),),
             help="no oasis is dealt beside a snake; lay the cards as the display shows",
         ),
     ]

@@ -23,6 +23,27 @@ export function formatNs(ns) {
 export function setHTML(node, html) {
   if (node.dataset.html !== html) { node.innerHTML = html; node.dataset.html = html; }
 }
+// Replace an SVG picture, letting pieces that kept their id glide to their new place: each one
+// starts from its old style (transform) and a CSS transition in the picture carries it over.
+export function morphHTML(node, html) {
+  if (node.dataset.html === html) return;
+  const before = new Map();
+  node.querySelectorAll("[id][style]").forEach((e) => before.set(e.id, e.getAttribute("style")));
+  node.innerHTML = html;
+  node.dataset.html = html;
+  const moved = [];
+  node.querySelectorAll("[id][style]").forEach((e) => {
+    const old = before.get(e.id);
+    if (old !== undefined && old !== e.getAttribute("style") && old.includes("transform")) {
+      moved.push([e, e.getAttribute("style")]);
+      e.setAttribute("style", old);
+    }
+  });
+  if (moved.length) {
+    node.getBoundingClientRect(); // commit the old places before moving
+    requestAnimationFrame(() => moved.forEach(([e, style]) => e.setAttribute("style", style)));
+  }
+}
 export function setText(node, text) { if (node.textContent !== text) node.textContent = text; }
 
 export function liveView(onView) {

@@ -80,6 +80,10 @@ function fieldInput(field, players) {
     return box;
   }
   if (field.kind === "bool") return el("label", {}, el("input", { type: "checkbox", name, "data-kind": "bool", checked: !!field.default }), field.label);
+  if (field.kind === "seed") {
+    const seed = field.default ?? Math.floor(Math.random() * 1_000_000);
+    return el("label", {}, field.label, el("input", { type: "number", name, "data-kind": "int", value: seed, required: field.required }));
+  }
   if (field.kind === "int") return el("label", {}, field.label, el("input", { type: "number", name, "data-kind": "int", value: field.default ?? "", required: field.required }));
   return el("label", {}, field.label, el("input", { type: "text", name, "data-kind": "text", value: field.default ?? "", required: field.required, autocomplete: "off" }));
 }

@@ -1,5 +1,5 @@
 // The table display: read-only and live. Virtual seat buttons appear only on mocked GPIO.
-import { el, liveView, renderScores, setHTML, setText, verdictLines } from "/static/common.js";
+import { el, liveView, morphHTML, renderScores, setHTML, setText, verdictLines } from "/static/common.js";
 
 const $ = (id) => document.getElementById(id);
 let current = null;
@@ -72,7 +72,7 @@ function render(view) {
     setText($("verdict-rule"), lines.rule);
     setHTML($("timeline"), (view.contest.last && view.contest.last.timeline_svg) || "");
   }
-  setHTML($("picture"), game ? game.svg : "");
+  morphHTML($("picture"), game ? game.svg : "");
   renderScores($("scores"), game ? game.summary.scores : {});
   setText($("status"), game ? (game.summary.finished ? "finished" : "") : "No game yet: create one at the console.");
   $("virtual").classList.toggle("hidden", !view.input.virtual);
