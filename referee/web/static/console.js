@@ -117,6 +117,21 @@ function renderActions(game) {
   }));
 }
 
+// Games with a board get a click-by-click move panel instead of a long list of moves.
+const boards = { djambi: () => import("/static/games/djambi.js").then((m) => m.createDjambiConsole) };
+let board = null;
+async function renderBoard(game) {
+  const key = game ? `${game.id}:${game.game}` : "";
+  if (!game || !boards[game.game]) { $("board").replaceChildren(); board = null; return false; }
+  if (!board || board.key !== key) {
+    const create = await boards[game.game]();
+    board = create($("board"), $("picture"), (move) => api(`/api/games/${game.id}/events`, { type: "move", move }));
+    board.key = key;
+  }
+  board.update(game);
+  return true;
+}
+
 function render(view) {
   current = view;
   $("journal-error").classList.toggle("hidden", view.journal.ok);
@@ -133,6 +148,7 @@ function render(view) {
   setHTML($("last-verdict"), lines ? `<p><b>${escapeHtml(lines.head)}</b> ${escapeHtml(lines.sub)}<br><span class="dim">${escapeHtml(lines.rule)}</span></p>` : "");
   if (game) renderActions(game); else $("actions").replaceChildren();
   setHTML($("picture"), game ? game.svg : "");
+  renderBoard(game);
   const verdicts = game ? game.summary.verdicts.slice(-30).reverse() : [];
   setHTML($("verdicts"), verdicts.map((v) => `<div>${escapeHtml(v.summary)} <span class="dim">— ${escapeHtml(v.rule.source)}</span></div>`).join(""));
   const list = $("games");
