@@ -30,6 +30,7 @@ def click_move(bot: ConsoleBot, move: str) -> None:
     origin, target, exit_, place, victim = MOVE.fullmatch(move).groups()  # type: ignore[union-attr]
     dest = game["summary"]["legal"]["pieces"][origin]["to"][target]
     page = bot.console
+    page.wait_for_selector(f"#board[data-plies='{plies}']", state="attached")  # the page is up to date
     page.click(f"#picture #sq-{origin}", force=True)
     page.click(f"#picture #sq-{target}", force=True)
     for step in dest["steps"]:
@@ -67,7 +68,9 @@ def test_records_are_played_by_clicking_the_board(
     kills = [v for v in summary["verdicts"] if " kills " in v["summary"]]
     if record == "djambi-maze-seizure.jsonl":
         assert summary["ruler"] is not None, "a chief sits in the maze and rules"
-        bot.display.wait_for_function("document.querySelector('#picture [data-square=e5][data-piece]') !== null")
+        bot.display.wait_for_function(
+            "document.querySelector('#picture [data-square=e5][data-piece]') !== null"
+        )
     else:
         assert kills, "the record has kills"
         bot.display.wait_for_function("document.querySelectorAll('#picture .corpse').length > 0")

@@ -122,7 +122,13 @@ const boards = { djambi: () => import("/static/games/djambi.js").then((m) => m.c
 let board = null;
 async function renderBoard(game) {
   const key = game ? `${game.id}:${game.game}` : "";
-  if (!game || !boards[game.game]) { $("board").replaceChildren(); board = null; return false; }
+  if (!game || !boards[game.game]) {
+    $("board").replaceChildren();
+    board = null;
+    $("actions").after($("picture")); // pictures follow the forms
+    return false;
+  }
+  $("board").before($("picture")); // a board game is played on its picture
   if (!board || board.key !== key) {
     const create = await boards[game.game]();
     board = create($("board"), $("picture"), (move) => api(`/api/games/${game.id}/events`, { type: "move", move }));

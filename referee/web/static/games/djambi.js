@@ -93,6 +93,7 @@ export function createDjambiConsole(box, picture, submit) {
     update(next) {
       const moved = !game || next.summary.plies !== game.summary.plies || next.id !== game.id;
       game = next;
+      box.dataset.plies = String(next.summary.plies); // what the board shows, for tests and tools
       if (moved) pick = { from: null, to: null, chosen: {} };
       render();
     },
