@@ -66,10 +66,15 @@ def night_routes(
         referee.session.changed()
         return InputRefused(f"the journal cannot be written: {exc}", status=503)
 
-    def night_id(request: Request) -> int:
+    def night_id(request: Request, open_if_none: bool = False) -> int:
         raw = request.path_params["night_id"]
         if raw == "current":
             night = referee.nights.current()
+            if night is None and open_if_none:  # settings chosen before the first game
+                try:
+                    night = referee.nights.open()
+                except JournalError as exc:
+                    raise refuse_journal(exc) from None
             if night is None:
                 raise InputRefused("no night yet: start a game and it opens one", status=404)
             return night.id
@@ -180,7 +185,7 @@ def night_routes(
     async def night_settings(request: Request) -> Response:
         body = await read_json(request)
         try:
-            settings = referee.nights.set_settings(night_id(request), body)
+            settings = referee.nights.set_settings(night_id(request, open_if_none=True), body)
         except NightError as exc:
             raise InputRefused(str(exc)) from None
         except JournalError as exc:
