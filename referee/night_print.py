@@ -64,11 +64,11 @@ def render_page(night_name: str, started_at: float, s: Standings) -> Image.Image
     d.text((x0, y), "Results", font=h2, fill=INK)
     y += 44
     games = list(s.games)[:8]  # one page: the last columns would not fit; the JSONL has them all
-    name_w, col_w = 220, (x1 - x0 - 220 - 110) / max(len(games), 1)
+    name_w, col_w = 220, (x1 - x0 - 220 - 130) / max(len(games), 1)
     for i, g in enumerate(games):
         cx = x0 + name_w + i * col_w
         d.text((cx, y), _fit(d, f"#{g.id} {g.title}", small, col_w - 8), font=small, fill=GREY)
-    d.text((x1 - 100, y), "games won", font=small, fill=GREY)
+    d.text((x1 - d.textlength("games won", font=small), y), "games won", font=small, fill=GREY)
     y += 32
     for p in s.players:
         d.line((x0, y - 4, x1, y - 4), fill=LIGHT, width=2)
@@ -82,7 +82,7 @@ def render_page(night_name: str, started_at: float, s: Standings) -> Image.Image
                 text = ("★ " if r["won"] else "") + ("" if score is None else str(score))
             cx = x0 + name_w + i * col_w
             d.text((cx, y), _fit(d, text, body, col_w - 8), font=body, fill=INK)
-        d.text((x1 - 100, y), str(p.wins), font=body, fill=INK)
+        d.text((x1 - 60, y), str(p.wins), font=body, fill=INK)
         y += 36
     y += 30
 
@@ -91,19 +91,35 @@ def render_page(night_name: str, started_at: float, s: Standings) -> Image.Image
     y += 44
     everything = [t for p in s.players for t in p.reactions_ns]
     top_ns = max(sorted(everything)[int(0.95 * (len(everything) - 1))] * 1.2 if everything else 5e8, 2e8)
-    bx0, bx1 = x0 + name_w, x1 - 330
+    bx0, bx1 = x0 + name_w, x0 + name_w + 380
+    columns = (
+        ("best", bx1 + 30),
+        ("median", bx1 + 150),
+        ("close won/lost", bx1 + 280),
+        ("false st.", bx1 + 470),
+    )
     d.text((bx0, y), "0 ms", font=small, fill=GREY)
-    d.text((bx1 - 80, y), f"{top_ns / 1e6:.0f} ms", font=small, fill=GREY)
-    d.text((bx1 + 20, y), "best · median · close won/lost · false starts", font=small, fill=GREY)
+    d.text(
+        (bx1 - d.textlength(f"{top_ns / 1e6:.0f} ms", font=small), y),
+        f"{top_ns / 1e6:.0f} ms",
+        font=small,
+        fill=GREY,
+    )
+    for label, cx in columns:
+        d.text((cx, y), label, font=small, fill=GREY)
     y += 32
     for p in s.players:
         d.text((x0, y), _fit(d, p.name, body, name_w - 10), font=body, fill=INK)
         _box(d, p.reactions_ns, bx0, bx1, y + 14, top_ns)
         st = p.reaction_stats()
-        best = format_ns(st["best_ns"]) if st["best_ns"] is not None else "—"
-        median = format_ns(st["median_ns"]) if st["median_ns"] is not None else "—"
-        text = f"{best} · {median} · {p.close_wins}/{p.close_losses} · {p.false_starts}"
-        d.text((bx1 + 20, y), _fit(d, text, body, x1 - bx1 - 20), font=body, fill=INK)
+        cells = (
+            "—" if st["best_ns"] is None else f"{st['best_ns'] / 1e6:.0f} ms",
+            "—" if st["median_ns"] is None else f"{st['median_ns'] / 1e6:.0f} ms",
+            f"{p.close_wins} / {p.close_losses}",
+            str(p.false_starts),
+        )
+        for text, (_, cx) in zip(cells, columns, strict=True):
+            d.text((cx, y), text, font=body, fill=INK)
         y += 38
     y += 30
 

@@ -13,9 +13,12 @@ const seatingBox = el("section", { id: "seating", class: "panel seating hidden",
   el("ul", { class: "hints hidden", id: "seat-hints" }));
 main.insertBefore(seatingBox, document.getElementById("call"));
 
+// "Why" and "how to play" sit beside the scores: on the TV they are seen without scrolling.
+const side = document.getElementById("scores").closest(".panel");
+side.insertBefore(el("div", { id: "why", class: "why hidden", "aria-live": "polite" }), document.getElementById("qr"));
+side.insertBefore(el("details", { id: "howto", class: "howto hidden" }, el("summary", { id: "howto-title" }), el("div", { id: "howto-body" })),
+  document.getElementById("qr"));
 const help = el("section", { id: "night-help", class: "panel" },
-  el("div", { id: "why", class: "why hidden", "aria-live": "polite" }),
-  el("details", { id: "howto", class: "howto hidden" }, el("summary", { id: "howto-title" }), el("div", { id: "howto-body" })),
   el("div", { class: "night-links" },
     el("a", { href: "/night", id: "standings-link" }, "Standings of the night"),
     el("a", { href: "/help" }, "How to play every game"),
