@@ -65,8 +65,11 @@ def main() -> int:
             with sync_playwright() as pw:
                 browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
                 pages = {
-                    size: browser.new_context(viewport={"width": w, "height": h}, is_mobile=size == "phone",
-                                              has_touch=size == "phone").new_page()  # fmt: skip
+                    size: browser.new_context(
+                        viewport={"width": w, "height": h},
+                        is_mobile=size == "phone",
+                        has_touch=size == "phone",
+                    ).new_page()
                     for size, (w, h) in SIZES.items()
                 }
                 for page in pages.values():

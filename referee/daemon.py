@@ -55,7 +55,11 @@ class Referee:
     """Everything the web layer and the hardware talk to."""
 
     def __init__(
-        self, data_dir: Path, source: ButtonSource, settings: ContestSettings | None = None, sound: str = "off"
+        self,
+        data_dir: Path,
+        source: ButtonSource,
+        settings: ContestSettings | None = None,
+        sound: str = "off",
     ) -> None:
         self.data_dir = data_dir
         self.started = time.monotonic()

@@ -104,7 +104,9 @@ def test_a_night_from_seating_by_pressing_to_the_standings(
     # Second game by the old path (buttons 1, 2 in list order); Marc wins it.
     ref.wait_for(lambda v: not v["input"].get("held"), what="hands off")
     time.sleep(0.2)  # released and quiet, or the next contest would see the buttons still held
-    status, _ = ref.post("/api/games", {"game": "fastest", "players": ["Anne", "Marc"], "options": {"target": 1}})
+    status, _ = ref.post(
+        "/api/games", {"game": "fastest", "players": ["Anne", "Marc"], "options": {"target": 1}}
+    )
     assert status == 201
     last = play_contest(ref, [(2, 0.2), (1, 0.3)])
     assert last["verdict"]["ranking"][0] == ["Marc"]
@@ -113,7 +115,10 @@ def test_a_night_from_seating_by_pressing_to_the_standings(
     standings = page.context.new_page()
     standings.goto(ref.base + "/night")
     standings.wait_for_function("document.querySelectorAll('#results tr').length === 4")
-    rows = {r.get_attribute("data-player"): r.inner_text() for r in standings.query_selector_all("#results tr[data-player]")}
+    rows = {
+        r.get_attribute("data-player"): r.inner_text()
+        for r in standings.query_selector_all("#results tr[data-player]")
+    }
     assert rows["Anne"].split("\t")[1:] == ["★ 1", "0", "1"]
     assert rows["Marc"].split("\t")[1:] == ["0", "★ 1", "1"]
     assert rows["Carl"].split("\t")[1:] == ["0", "—", "0"]
@@ -140,7 +145,9 @@ def test_a_night_from_seating_by_pressing_to_the_standings(
 
 
 @pytest.mark.parametrize("path", ["/", "/console", "/night", "/help"])
-def test_every_page_fits_a_phone_held_in_one_hand(night_referee: RunningReferee, browser: Any, path: str) -> None:
+def test_every_page_fits_a_phone_held_in_one_hand(
+    night_referee: RunningReferee, browser: Any, path: str
+) -> None:
     ref = night_referee
     if path == "/":
         ref.post("/api/seating", {"game": "fastest", "players": ["Anne", "Marc", "Carl", "Bea", "Dora"]})

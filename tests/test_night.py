@@ -24,7 +24,7 @@ from referee.night_record import night_lines, replay_games, split_games
 from referee.nights import NightError, Nights, NightSettings
 from referee.record import RecordError
 from referee.session import Session
-from referee.standings import NightGame, standings, winners_of
+from referee.standings import standings, winners_of
 
 MS = 1_000_000
 ROOT = Path(__file__).resolve().parent.parent
@@ -167,9 +167,10 @@ def test_the_printable_page_is_one_a4_page(tmp_path: Path) -> None:
         ink = img.convert("L").point(lambda v: 255 if v < 128 else 0).getbbox()
         assert ink is not None and ink[3] - ink[1] > 800  # text from the title down past the tables
     pdf = save_page(page, tmp_path / "night.pdf").read_bytes()
-    assert pdf.startswith(b"%PDF") and pdf.count(b"/Type /Page\n") + pdf.count(b"/Type /Page ") + pdf.count(
-        b"/Type/Page"
-    ) >= 1
+    assert (
+        pdf.startswith(b"%PDF")
+        and pdf.count(b"/Type /Page\n") + pdf.count(b"/Type /Page ") + pdf.count(b"/Type/Page") >= 1
+    )
     with pytest.raises(ValueError, match=r"\.png or \.pdf"):
         save_page(page, tmp_path / "night.gif")
 

@@ -66,7 +66,10 @@ def test_spoken_verdicts_in_both_languages() -> None:
     assert sentence(win, "en") == "Anne, by thirty-seven milliseconds."
     assert sentence(win, "fr") == "Anne, avec trente-sept millisecondes d'avance."
     tie = {"ranking": [["Anne", "Carl"]], "margins_ns": [], "false_starts": ["Marc"]}
-    assert sentence(tie, "en", ["dschamal.duel.tie"]) == "Tie between Anne and Carl — repeat the duel. False start: Marc."
+    assert (
+        sentence(tie, "en", ["dschamal.duel.tie"])
+        == "Tie between Anne and Carl — repeat the duel. False start: Marc."
+    )
     assert sentence(tie, "fr") == "Égalité entre Anne et Carl. Faux départ : Marc."
     close = {"ranking": [["Bea"], ["Anne", "Carl"]], "margins_ns": [420_000], "false_starts": []}
     assert sentence(close, "en") == "Bea, by four hundred and twenty microseconds."
