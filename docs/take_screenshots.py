@@ -47,12 +47,12 @@ def contest(ref: RunningReferee, presses: list[tuple[int, float]]) -> None:
     time.sleep(0.2)
 
 
-def shoot(pages: dict[str, Page], name: str, url: str | None = None) -> None:
+def shoot(pages: dict[str, Page], name: str, url: str | None = None, settle_ms: int = 600) -> None:
     for size, page in pages.items():
         if url is not None:
             page.goto(url)
             page.wait_for_load_state("networkidle")
-        page.wait_for_timeout(600)
+        page.wait_for_timeout(settle_ms)
         page.screenshot(path=str(OUT / f"{name}-{size}.png"))
         print("wrote", OUT / f"{name}-{size}.png")
 
@@ -93,7 +93,7 @@ def main() -> int:
                 shoot(pages, "standings", ref.base + "/night")
                 for page in pages.values():
                     page.click("#calls button")
-                shoot(pages, "close-call")
+                shoot(pages, "close-call", settle_ms=3000)  # the timeline's presses appear one by one
                 browser.close()
         finally:
             ref.stop()
