@@ -125,11 +125,10 @@ def tally_svg(rows: Sequence[tuple[str, int, int, int, int]], width: int = 800) 
             f'<rect x="{lx}" y="6" width="14" height="14" fill="{colour}"/>'
             f'<text x="{lx + 20}" y="18" fill="{DIM}" font-size="13">{label}</text>'
         )
-    for i, row in enumerate(rows):
+    for i, (name, *counts) in enumerate(rows):
         y0 = 36 + group * i
-        parts.append(f'<text x="8" y="{y0 + 30}" fill="{TEXT}" font-size="18">{escape(row[0][:14])}</text>')
-        for k, (_, colour) in enumerate(kinds):
-            value = row[1 + k]
+        parts.append(f'<text x="8" y="{y0 + 30}" fill="{TEXT}" font-size="18">{escape(name[:14])}</text>')
+        for k, ((_, colour), value) in enumerate(zip(kinds, counts, strict=True)):
             y = y0 + 4 + 12 * k
             parts.append(
                 f'<rect x="{left}" y="{y}" width="{value * unit:.1f}" height="10" fill="{colour}"/>'
