@@ -87,6 +87,9 @@ class ContestRunner:
         self._chain: tuple[int, str, int] | None = None  # (game, key, call time) of an "each" chain
         self._follow_scheduled = False
         self.notice: str | None = None  # the input device's last word to the table
+        # Edges that no running contest takes (a seating by pressing listens to them).
+        self.idle_edge_hooks: list[Callable[[ButtonEdge], None]] = []
+        self.hold: str | None = None  # while set (seating a new game), no contest is armed: why
 
     # -- wiring ----------------------------------------------------------------------------------
 
@@ -183,6 +186,8 @@ class ContestRunner:
             raise InputRefused("the button input is not running", status=503)
         if self.running is not None:
             raise InputRefused("a contest is already armed", status=409)
+        if self.hold is not None:
+            raise InputRefused(self.hold, status=409)
         game = self.session.game()
         request = game.fold.engine.contest(game.fold.state)
         if request is None:
@@ -278,6 +283,11 @@ class ContestRunner:
         running = self.running
         if running is None or edge.seat not in running.buttons:
             log.debug("edge outside a contest: %s", edge)
+            for hook in list(self.idle_edge_hooks):
+                try:
+                    hook(edge)
+                except Exception:
+                    log.exception("an edge listener failed")
             return
         if edge.clock != self.source.clock:
             log.error("edge on clock %s during a contest on %s; ignored", edge.clock, self.source.clock)

@@ -16,13 +16,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from hardware.sound import SoundOutput
 from hardware.source import ButtonSource
 from referee import systemd
+from referee.announcer import Announcer
 from referee.contests import ContestRunner, ContestSettings
 from referee.journal import Journal, JournalError, ReadOnlyJournal, UnavailableJournal
+from referee.nights import Nights
 from referee.pictures import timeline_svg
+from referee.seating_run import SeatingRunner
 from referee.session import Session
 from referee.web.live import Hub
+from referee.web.night_routes import night_view
 from referee.web.security import load_or_create_token
 
 log = logging.getLogger(__name__)
@@ -43,12 +48,19 @@ class ServeOptions:
     buttons: str = "auto"  # auto | mock | gpio | serial[:PORT]
     contest: ContestSettings = field(default_factory=ContestSettings)
     max_body_bytes: int = 64 * 1024
+    sound: str = "auto"  # the audio output: auto | off | aplay | paplay | dir:PATH (hardware.sound)
 
 
 class Referee:
     """Everything the web layer and the hardware talk to."""
 
-    def __init__(self, data_dir: Path, source: ButtonSource, settings: ContestSettings | None = None) -> None:
+    def __init__(
+        self,
+        data_dir: Path,
+        source: ButtonSource,
+        settings: ContestSettings | None = None,
+        sound: str = "off",
+    ) -> None:
         self.data_dir = data_dir
         self.started = time.monotonic()
         try:
@@ -61,6 +73,11 @@ class Referee:
             self.session.journal_error = journal.reason
         self.source = source
         self.contests = ContestRunner(self.session, source, settings)
+        # Game night: seats claimed by pressing, nights and their settings, tones and speech.
+        self.nights = Nights(journal)
+        self.seating = SeatingRunner(self.session, self.contests, source)
+        self.sound = SoundOutput(sound)
+        self.contests.listeners.append(Announcer(self.sound, self.contests, self.nights.settings))
         self.hub = Hub(self.view)
         self.session.listeners.append(self.hub.publish)
         self.token = load_or_create_token(data_dir)
@@ -129,6 +146,8 @@ class Referee:
             "game": game_view,
             "contest": contest,
             "urls": {k: v for k, v in self.urls.items() if k != "console"},
+            **self.seating.view(),
+            "night": night_view(self),
         }
 
     def status(self) -> dict[str, Any]:
@@ -168,7 +187,7 @@ async def run(options: ServeOptions, on_ready: Callable[[Referee], None] | None 
     from referee.web.app import build_app
     from referee.web.urls import referee_urls
 
-    referee = Referee(options.data_dir, open_source(options.buttons), options.contest)
+    referee = Referee(options.data_dir, open_source(options.buttons), options.contest, options.sound)
     loop = asyncio.get_running_loop()
     referee.contests.attach(loop)
     app = build_app(referee, max_body_bytes=options.max_body_bytes)
@@ -206,4 +225,5 @@ async def run(options: ServeOptions, on_ready: Callable[[Referee], None] | None 
     server.should_exit = True
     await serving
     referee.source.stop()
+    referee.sound.close()
     referee.session.journal.close()

@@ -17,6 +17,7 @@ from referee.fold import Fold
 from referee.games import engines
 from referee.games.base import EventError, GameHeader, Step
 from referee.journal import Journal, JournalError, StoredGame
+from referee.nights import Nights
 
 log = logging.getLogger(__name__)
 
@@ -106,6 +107,8 @@ class Session:
         if seats is not None:
             stored["seats"] = _check_seats(seats, fold.header.players)
         try:
+            if night_id is None:  # a new game joins the open night (one is opened if none is)
+                night_id = Nights(self.journal).ensure_open()
             game_id = self.journal.create_game(stored, night_id)
             self.journal.set_setting("current_game", game_id)
         except JournalError as exc:

@@ -40,6 +40,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="presses sooner than this after the call are false starts (default 100)",
     )
     parser.add_argument(
+        "--sound",
+        default="auto",
+        help="the referee's tones and spoken verdicts: auto (paplay or aplay), off, aplay, paplay, "
+        "or dir:PATH to write them as WAV files",
+    )
+    parser.add_argument(
         "--tie-window-us",
         type=float,
         default=None,
@@ -60,6 +66,7 @@ def run(args: argparse.Namespace) -> int:
             port=args.port,
             buttons=args.buttons,
             contest=contest,
+            sound=args.sound,
         )
         asyncio.run(run_daemon(options))
     except ValueError as exc:

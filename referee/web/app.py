@@ -21,6 +21,7 @@ from starlette.staticfiles import StaticFiles
 
 from referee.record import record_lines
 from referee.session import InputRefused
+from referee.web.night_routes import night_routes
 from referee.web.security import Refused, check_origin, check_token
 
 if TYPE_CHECKING:
@@ -189,6 +190,7 @@ def build_app(referee: Referee, max_body_bytes: int = 64 * 1024) -> Starlette:
         Route("/api/contest/arm", guarded(arm), methods=["POST"]),
         Route("/api/contest/cancel", guarded(cancel), methods=["POST"]),
         Route("/api/buttons/{seat}", guarded(virtual_button, console=False), methods=["POST"]),
+        *night_routes(referee, guarded, read_json),  # game night: seating, nights, standings, help
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     return Starlette(routes=routes)

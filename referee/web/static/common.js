@@ -50,7 +50,11 @@ export function liveView(onView) {
   let source = null;
   const connect = () => {
     source = new EventSource("/api/stream");
-    source.onmessage = (msg) => onView(JSON.parse(msg.data));
+    source.onmessage = (msg) => {
+      const view = JSON.parse(msg.data);
+      onView(view);
+      window.dispatchEvent(new CustomEvent("referee:view", { detail: view })); // night.js panels
+    };
     source.onerror = () => { source.close(); setTimeout(connect, 1000); };
   };
   connect();

@@ -1,0 +1,199 @@
+"""The referee's sounds through the Pi's audio output (HDMI to the TV, or the jack).
+
+The same three tunes as the buzzer (hardware.feedback): the call, the tie, the false start,
+rendered as WAV with the `wave` module and played by ``paplay`` (PulseAudio/PipeWire) or
+``aplay`` (ALSA), whichever exists. Spoken sentences are rendered by espeak-ng
+(hardware.speech) and played the same way.
+
+Playing never blocks the caller: a worker thread renders and plays, and a newer sentence
+replaces one still waiting (a verdict nobody heard yet is not worth a queue). The output is
+chosen by one setting (``referee serve --sound``):
+
+- ``auto``: aplay, else paplay, else silence (logged once);
+- ``off``: silence;
+- ``aplay`` / ``paplay``: that player;
+- ``dir:PATH``: write every sound to PATH as numbered WAV files instead of playing it (with the
+  spoken text beside it in a .txt file): for tests and for checking the voice on a laptop.
+
+The buzzer's sound is the timed call (its time is the call's timestamp); the audio output's own
+latency (tens of milliseconds) only makes the sound a little later for everyone alike.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import queue
+import shutil
+import struct
+import subprocess
+import tempfile
+import threading
+import wave
+from collections.abc import Sequence
+from pathlib import Path
+
+from hardware.feedback import CALL_TUNE, FALSE_START_TUNE, TIE_TUNE, Note
+from hardware.speech import SpeechError, render_speech
+
+log = logging.getLogger(__name__)
+RATE = 22_050
+FADE_S = 0.005  # a few milliseconds of fade at each edge of a note: no click
+TUNES: dict[str, Sequence[Note]] = {"call": CALL_TUNE, "tie": TIE_TUNE, "false_start": FALSE_START_TUNE}
+
+
+def tune_samples(tune: Sequence[Note], rate: int = RATE, volume: float = 0.6) -> list[int]:
+    """16-bit samples of a tune: sine notes with short fades, silences for rests."""
+    out: list[int] = []
+    fade = max(1, int(FADE_S * rate))
+    for note in tune:
+        n = int(note.seconds * rate)
+        if note.hz is None:
+            out.extend([0] * n)
+            continue
+        step = 2 * math.pi * note.hz / rate
+        for i in range(n):
+            envelope = min(1.0, i / fade, (n - 1 - i) / fade)
+            out.append(int(32767 * volume * envelope * math.sin(step * i)))
+    return out
+
+
+def write_tune(path: Path, tune: Sequence[Note], rate: int = RATE) -> Path:
+    """Write `tune` as a mono 16-bit WAV file."""
+    samples = tune_samples(tune, rate)
+    with wave.open(str(path), "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(rate)
+        w.writeframes(struct.pack(f"<{len(samples)}h", *samples))
+    return path
+
+
+def find_player(spec: str) -> list[str] | None:
+    """The command that plays a WAV file (the file name is appended), or None for silence."""
+    if spec == "off":
+        return None
+    # aplay first: the system service has no PulseAudio/PipeWire session of its own.
+    names = ("aplay", "paplay") if spec == "auto" else (spec,)
+    for name in names:
+        path = shutil.which(name)
+        if path:
+            return [path, "-q"] if name == "aplay" else [path]
+    if spec != "auto":
+        raise ValueError(
+            f"the sound player {spec!r} is not installed; use auto, off, aplay, paplay or dir:PATH"
+        )
+    return None
+
+
+class SoundOutput:
+    """Tones and speech on the audio output; see the module docstring for `spec`."""
+
+    def __init__(self, spec: str = "auto") -> None:
+        self.spec = spec
+        self._dir: Path | None = None
+        self._player: list[str] | None = None
+        if spec.startswith("dir:"):
+            self._dir = Path(spec[4:])
+            self._dir.mkdir(parents=True, exist_ok=True)
+        else:
+            self._player = find_player(spec)
+        self._work = Path(tempfile.mkdtemp(prefix="referee-sound-"))
+        self._tones = {name: write_tune(self._work / f"{name}.wav", tune) for name, tune in TUNES.items()}
+        self._queue: queue.Queue[tuple[str, str, str] | None] = queue.Queue()
+        self._count = 0
+        self._speech_pending = 0
+        self._lock = threading.Lock()
+        self._marks: list[threading.Event] = []
+        self._thread = threading.Thread(target=self._run, name="sound", daemon=True)
+        self._thread.start()
+        if self.enabled:
+            log.info("sound output: %s", self.name)
+        else:
+            log.info("sound output: none (install alsa-utils for aplay, or pass --sound off)")
+
+    @property
+    def enabled(self) -> bool:
+        return self._dir is not None or self._player is not None
+
+    @property
+    def name(self) -> str:
+        if self._dir is not None:
+            return f"files in {self._dir}"
+        return Path(self._player[0]).name if self._player else "none"
+
+    def tone(self, name: str) -> None:
+        """Play one of the tunes: "call", "tie" or "false_start"."""
+        if name not in self._tones:
+            raise ValueError(f"unknown tone {name!r}; known: {', '.join(self._tones)}")
+        if self.enabled:
+            self._queue.put(("tone", name, ""))
+
+    def say(self, text: str, lang: str) -> None:
+        """Speak `text` in `lang` ("en" or "fr"); replaces a sentence not yet started."""
+        if self.enabled and text:
+            with self._lock:
+                self._speech_pending += 1
+            self._queue.put(("say", text, lang))
+
+    def close(self) -> None:
+        self._queue.put(None)
+        self._thread.join(timeout=5)
+        shutil.rmtree(self._work, ignore_errors=True)
+
+    def wait_idle(self, timeout: float = 10.0) -> bool:
+        """Wait until everything queued has been played or written (tests)."""
+        done = threading.Event()
+        with self._lock:
+            self._marks.append(done)
+        self._queue.put(("mark", "", ""))
+        return done.wait(timeout)
+
+    # -- the worker ------------------------------------------------------------------------------
+
+    def _run(self) -> None:
+        while True:
+            item = self._queue.get()
+            if item is None:
+                return
+            kind, what, lang = item
+            try:
+                if kind == "mark":
+                    with self._lock:
+                        mark = self._marks.pop(0)
+                    mark.set()
+                elif kind == "tone":
+                    self._output(self._tones[what], what)
+                else:
+                    with self._lock:
+                        self._speech_pending -= 1
+                        stale = self._speech_pending > 0
+                    if not stale:  # a newer sentence is waiting: say that one instead
+                        self._speak(what, lang)
+            except Exception:  # a sound problem must never reach the referee
+                log.exception("sound output failed")
+
+    def _speak(self, text: str, lang: str) -> None:
+        target = self._work / "speech.wav"
+        try:
+            render_speech(text, lang, target)
+        except SpeechError as exc:
+            log.warning("%s", exc)
+            return
+        self._output(target, f"speech-{lang}", text)
+
+    def _output(self, wav: Path, label: str, text: str = "") -> None:
+        self._count += 1
+        if self._dir is not None:
+            stem = self._dir / f"{self._count:04d}-{label}"
+            shutil.copyfile(wav, stem.with_suffix(".wav"))
+            if text:
+                stem.with_suffix(".txt").write_text(text + "\n", encoding="utf-8")
+            return
+        if self._player is None:
+            return
+        if label.startswith("speech"):
+            # Wait for a sentence to finish before the next sound: the file is reused.
+            subprocess.run([*self._player, str(wav)], timeout=30, check=False)
+        else:
+            subprocess.Popen([*self._player, str(wav)], stdin=subprocess.DEVNULL)
