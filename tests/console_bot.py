@@ -48,6 +48,8 @@ class ConsoleBot:
         if variant:
             page.select_option("#ng-variant", variant)
         page.fill("#ng-players", "\n".join(players))
+        if options:
+            page.click("details.options summary")  # the rule options are folded away by default
         for name, value in (options or {}).items():
             field = page.locator(f"[name='opt:{name}']")
             if field.evaluate("n => n.tagName") == "SELECT":

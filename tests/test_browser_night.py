@@ -62,6 +62,7 @@ def test_a_night_from_seating_by_pressing_to_the_standings(
     # The console's way: players listed, then each presses when the display asks.
     console.select_option("#ng-game", "fastest")
     console.fill("#ng-players", "Anne\nMarc\nCarl")
+    console.click("details.options summary")  # the rule options are folded away by default
     console.fill("[name='opt:target']", "1")
     console.click("#ng-seat")
     page.wait_for_function("document.querySelector('#seat-prompt').textContent === 'Anne, press your button'")
