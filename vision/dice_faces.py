@@ -1,0 +1,177 @@
+"""Read a squared-up top face: the glyph (letter, numeral, pips) or the painted colour.
+
+A glyph is compared with templates in all four orientations, never mirrored. Before the
+comparison the glyph is cut to its ink box and scaled so that its *height in the tried
+orientation* fills the template height, keeping its proportions: a letter lying on its side is
+wider than tall, which is what tells N from Z and keeps M and W apart.
+
+Templates are rendered from common bold sans-serif fonts (``vision/data/dice-templates.npz``,
+made by ``python -m vision.dice_templates``) and grow with every face the user labels
+(``referee calibrate-dice``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.dieset import FaceValue
+
+PATCH = 48  # side of a squared-up face, pixels
+CANVAS = 32  # side of a normalised glyph
+GLYPH_H = 24  # glyph height in the canvas
+GLYPH_W = 30  # widest glyph in the canvas
+INNER = 0.09  # the rounded rim of a face, as a fraction of the side, never holds ink
+
+
+def _kept_components(binary: np.ndarray) -> np.ndarray:
+    """Drop specks and ink that only touches the rim (a neighbour's side, a shadow)."""
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
+    if n <= 1:
+        return binary
+    areas = stats[1:, cv2.CC_STAT_AREA]
+    biggest = float(areas.max())
+    h, w = binary.shape
+    rim = max(2, round(0.13 * w))
+    keep = np.zeros(n, bool)
+    for i in range(1, n):
+        x, y, bw, bh, a = stats[i]
+        if a < max(4.0, 0.06 * biggest):
+            continue
+        inside_rim = x + bw <= rim or y + bh <= rim or x >= w - rim or y >= h - rim
+        if inside_rim:
+            continue
+        keep[i] = True
+    return (keep[lab] * 255).astype(np.uint8)
+
+
+def ink_coverage(lab: np.ndarray, body: np.ndarray, ink: np.ndarray) -> np.ndarray:
+    """Per pixel, how far the colour lies from the body towards the ink (0 body, 1 ink)."""
+    axis = np.asarray(ink, np.float32) - np.asarray(body, np.float32)
+    axis[0] *= 0.7  # lightness is the least trustworthy channel under uneven light
+    norm2 = float(axis @ axis) or 1.0
+    diff = lab.astype(np.float32) - np.asarray(body, np.float32)
+    diff[..., 0] *= 0.7
+    t = (diff @ axis) / norm2
+    side = lab.shape[0]
+    m = round(INNER * side)
+    t[:m], t[-m:], t[:, :m], t[:, -m:] = 0, 0, 0, 0
+    return np.clip(t, 0.0, 1.0)
+
+
+def glyph_canvas(ink: np.ndarray, turns: int) -> np.ndarray | None:
+    """The ink turned by `turns` × 90° (counter-clockwise), cut to its box, scaled, centred."""
+    binary = (ink > 0.5).astype(np.uint8) * 255
+    binary = _kept_components(binary)
+    ys, xs = np.nonzero(binary)
+    if len(xs) < 6:
+        return None
+    keep = cv2.dilate(binary, np.ones((3, 3), np.uint8)) > 0
+    crop = (ink * keep)[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
+    crop = np.rot90(crop, turns)
+    h, w = crop.shape
+    scale = min(GLYPH_H / h, GLYPH_W / w)
+    nw, nh = max(1, round(w * scale)), max(1, round(h * scale))
+    small = cv2.resize(np.ascontiguousarray(crop, np.float32), (nw, nh), interpolation=cv2.INTER_LINEAR)
+    canvas = np.zeros((CANVAS, CANVAS), np.float32)
+    x0, y0 = (CANVAS - nw) // 2, (CANVAS - nh) // 2
+    canvas[y0 : y0 + nh, x0 : x0 + nw] = small
+    return canvas
+
+
+def to_vector(canvas: np.ndarray) -> np.ndarray:
+    """Blur (forgives stroke weight and a pixel of misplacement), centre and unit-normalise."""
+    v = cv2.GaussianBlur(canvas, (0, 0), 1.2).reshape(-1)
+    v = v - v.mean()
+    n = float(np.linalg.norm(v))
+    return v / n if n > 0 else v
+
+
+def glyph_vectors(ink: np.ndarray) -> np.ndarray | None:
+    """The four orientations of a face's glyph as unit vectors (4, CANVAS²), or None if blank."""
+    out = []
+    for turns in range(4):
+        c = glyph_canvas(ink, turns)
+        if c is None:
+            return None
+        out.append(to_vector(c))
+    return np.stack(out)
+
+
+@dataclass(frozen=True)
+class TemplateBank:
+    """Template vectors by face value ("A", "7", "pips:3"), each value with several variants."""
+
+    vectors: np.ndarray  # (N, CANVAS²)
+    keys: tuple[str, ...]  # the face key of each row
+
+    def rows(self, keys: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+        """The template rows of `keys` and, for each row, the index of its key in `keys`."""
+        index = {k: i for i, k in enumerate(keys)}
+        sel = [i for i, k in enumerate(self.keys) if k in index]
+        owner = np.array([index[self.keys[i]] for i in sel], np.int64)
+        return self.vectors[sel], owner
+
+    def add(self, key: str, vectors: np.ndarray) -> TemplateBank:
+        v = np.asarray(vectors, np.float32).reshape(-1, CANVAS * CANVAS)
+        return TemplateBank(np.concatenate([self.vectors, v]), self.keys + (key,) * len(v))
+
+    @classmethod
+    def empty(cls) -> TemplateBank:
+        return cls(np.zeros((0, CANVAS * CANVAS), np.float32), ())
+
+
+def face_key(kind: str, style: str, value: FaceValue) -> str:
+    """The template key of a face: letters and numerals by their text, pips as "pips:N"."""
+    if kind == "theme" and style == "pips":
+        return f"pips:{value}"
+    return str(value)
+
+
+@dataclass(frozen=True)
+class GlyphMatch:
+    """Scores of one face against its die's possible faces (all orientations)."""
+
+    best: FaceValue
+    score: float  # normalised correlation, 1 = identical
+    runner_up: FaceValue | None
+    runner_up_score: float
+    turns: int  # quarter turns that stood the glyph upright
+    scores: Mapping[FaceValue, float]
+
+    @property
+    def margin(self) -> float:
+        return self.score - self.runner_up_score
+
+
+def match_glyph(
+    vectors: np.ndarray, bank: TemplateBank, faces: Sequence[FaceValue], keys: Sequence[str]
+) -> GlyphMatch:
+    """Best face among `faces` (template keys `keys`) for a glyph's four orientation vectors."""
+    rows, owner = bank.rows(keys)
+    if len(rows) == 0:
+        raise ValueError(f"no templates for faces {list(keys)}; run python -m vision.dice_templates")
+    sims = vectors @ rows.T  # (4, n)
+    best_per_row = sims.max(axis=0)
+    turn_per_row = sims.argmax(axis=0)
+    per_face = np.full(len(faces), -1.0)
+    per_turn = np.zeros(len(faces), np.int64)
+    for r in range(len(rows)):
+        f = owner[r]
+        if best_per_row[r] > per_face[f]:
+            per_face[f] = best_per_row[r]
+            per_turn[f] = turn_per_row[r]
+    order = np.argsort(-per_face)
+    top = int(order[0])
+    second = int(order[1]) if len(order) > 1 else None
+    return GlyphMatch(
+        best=faces[top],
+        score=float(per_face[top]),
+        runner_up=faces[second] if second is not None else None,
+        runner_up_score=float(per_face[second]) if second is not None else -1.0,
+        turns=int(per_turn[top]),
+        scores={faces[i]: float(per_face[i]) for i in range(len(faces))},
+    )

@@ -1,0 +1,86 @@
+"""What the dice reader knows: the die set, the face templates and its thresholds.
+
+Out of the box it is the shipped die set and bold sans-serif templates. Calibration on the
+user's own dice (``referee calibrate-dice``) writes a data folder that overrides both:
+
+    DATA/dice/dieset.toml        the die set with measured colours and recorded faces
+    DATA/dice/templates.npz      face templates learned from labelled photos
+    DATA/dice/labelled/...       every labelled face crop, kept as evidence and for relearning
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+import numpy as np
+
+from vision.dice_colour import reference_labs
+from vision.dice_faces import TemplateBank
+from vision.dice_templates import bank_from_canvases, default_bank, load_canvases
+from vision.dieset import DieSet, default_dieset, load
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """Where a read stops being trusted. Chosen on the *tune* split only (bench/bench_dice.py)."""
+
+    confidence: float = 0.5  # a die below this is "uncertain": ask, do not guess
+    # Logistic scales turning margins into confidences: (centre, width).
+    glyph_margin: tuple[float, float] = (0.05, 0.015)
+    glyph_score: tuple[float, float] = (0.45, 0.05)
+    colour_margin: tuple[float, float] = (8.0, 2.0)
+    identity_margin: tuple[float, float] = (3.0, 0.8)
+    ring_spread: float = 22.0  # L* spread between a top face's four sides that means "cocked"
+    excess_extent: float = 0.4  # blob longer than a flat die can look, in die sides: "cocked"
+
+
+@dataclass(frozen=True)
+class DiceModel:
+    """The die set, face templates and thresholds the reader uses."""
+
+    dieset: DieSet
+    bank: TemplateBank
+    thresholds: Thresholds = field(default_factory=Thresholds)
+    learned_templates: int = 0
+
+    @property
+    def colour_labs(self) -> dict[str, np.ndarray]:
+        return reference_labs(self.dieset.colours)
+
+    def with_dieset(self, dieset: DieSet) -> DiceModel:
+        return replace(self, dieset=dieset)
+
+
+def default_data_dir() -> Path:
+    """$XDG_DATA_HOME/referee (~/.local/share/referee when unset)."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "referee"
+
+
+def dice_dir(data_dir: Path) -> Path:
+    return data_dir / "dice"
+
+
+def default_model() -> DiceModel:
+    return DiceModel(default_dieset(), default_bank())
+
+
+def load_model(data_dir: Path | None) -> DiceModel:
+    """The model calibrated in `data_dir`, or the default one where nothing was learned yet."""
+    model = default_model()
+    if data_dir is None:
+        return model
+    folder = dice_dir(data_dir)
+    ds_path = folder / "dieset.toml"
+    dieset = load(ds_path) if ds_path.is_file() else model.dieset
+    bank = model.bank
+    learned = 0
+    tpl = folder / "templates.npz"
+    if tpl.is_file():
+        keys, canvases = load_canvases(tpl)
+        extra = bank_from_canvases(keys, canvases)
+        bank = TemplateBank(np.concatenate([bank.vectors, extra.vectors]), bank.keys + extra.keys)
+        learned = len(keys)
+    return DiceModel(dieset, bank, model.thresholds, learned)
