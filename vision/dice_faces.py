@@ -56,21 +56,55 @@ def ink_coverage(lab: np.ndarray, body: np.ndarray, ink: np.ndarray) -> np.ndarr
     diff = lab.astype(np.float32) - np.asarray(body, np.float32)
     diff[..., 0] *= 0.7
     t = (diff @ axis) / norm2
+    if ink[0] > body[0]:
+        # Light ink: a lamp's reflection is lighter still and colourless; it is not ink.
+        glare = lab[..., 0] > float(ink[0]) + 6.0
+        t[glare] = np.minimum(t[glare], 0.45)
     side = lab.shape[0]
     m = round(INNER * side)
     t[:m], t[-m:], t[:, :m], t[:, -m:] = 0, 0, 0, 0
     return np.clip(t, 0.0, 1.0)
 
 
-def glyph_canvas(ink: np.ndarray, turns: int) -> np.ndarray | None:
-    """The ink turned by `turns` × 90° (counter-clockwise), cut to its box, scaled, centred."""
+def pip_count(ink: np.ndarray) -> int | None:
+    """How many pips a face shows, if its ink is 1-6 round spots of one size; else None.
+
+    Pips are round and alike in any font or orientation, so counting them is surer than
+    comparing shapes (and tells an H from a six, whose two columns blur alike).
+    """
+    binary = _kept_components((ink > 0.5).astype(np.uint8) * 255)
+    n, _, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
+    if not 2 <= n <= 7:
+        return None
+    areas = stats[1:, cv2.CC_STAT_AREA].astype(np.float64)
+    w = stats[1:, cv2.CC_STAT_WIDTH].astype(np.float64)
+    h = stats[1:, cv2.CC_STAT_HEIGHT].astype(np.float64)
+    side = binary.shape[0]
+    round_ = areas / (np.pi * (np.maximum(w, h) / 2) ** 2)
+    if (round_ < 0.6).any() or (np.maximum(w, h) / np.minimum(w, h) > 1.5).any():
+        return None
+    if areas.max() > 2.2 * areas.min() or np.maximum(w, h).max() > 0.3 * side:
+        return None
+    return n - 1
+
+
+def glyph_crop(ink: np.ndarray) -> np.ndarray | None:
+    """The glyph's ink cut to its box (specks and rim-only ink removed), or None if blank."""
     binary = (ink > 0.5).astype(np.uint8) * 255
     binary = _kept_components(binary)
     ys, xs = np.nonzero(binary)
     if len(xs) < 6:
         return None
     keep = cv2.dilate(binary, np.ones((3, 3), np.uint8)) > 0
-    crop = (ink * keep)[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
+    return (ink * keep)[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
+
+
+def glyph_canvas(ink: np.ndarray, turns: int, crop: np.ndarray | None = None) -> np.ndarray | None:
+    """The ink turned by `turns` × 90° (counter-clockwise), cut to its box, scaled, centred."""
+    if crop is None:
+        crop = glyph_crop(ink)
+        if crop is None:
+            return None
     crop = np.rot90(crop, turns)
     h, w = crop.shape
     scale = min(GLYPH_H / h, GLYPH_W / w)
@@ -82,21 +116,50 @@ def glyph_canvas(ink: np.ndarray, turns: int) -> np.ndarray | None:
     return canvas
 
 
-def to_vector(canvas: np.ndarray) -> np.ndarray:
-    """Blur (forgives stroke weight and a pixel of misplacement), centre and unit-normalise."""
-    v = cv2.GaussianBlur(canvas, (0, 0), 1.2).reshape(-1)
+def _unit(v: np.ndarray) -> np.ndarray:
     v = v - v.mean()
     n = float(np.linalg.norm(v))
     return v / n if n > 0 else v
 
 
+_CELLS, _BINS = 8, 8
+_CELL = CANVAS // _CELLS
+
+
+def _gradient_histograms(canvas: np.ndarray) -> np.ndarray:
+    """Edge directions per cell (a small HOG): shape detail that survives another font's weight."""
+    c = cv2.GaussianBlur(canvas, (0, 0), 0.8)
+    gx = cv2.Sobel(c, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(c, cv2.CV_32F, 0, 1, ksize=3)
+    mag = np.hypot(gx, gy)
+    bins = (np.arctan2(gy, gx) % (2 * np.pi) / (2 * np.pi) * _BINS).astype(np.int64) % _BINS
+    cell = (np.arange(CANVAS) // _CELL)[:, None] * _CELLS + (np.arange(CANVAS) // _CELL)[None, :]
+    idx = (cell * _BINS + bins).reshape(-1)
+    hist = np.bincount(idx, mag.reshape(-1), _CELLS * _CELLS * _BINS)
+    return np.sqrt(hist).astype(np.float32)
+
+
+FEATURES = CANVAS * CANVAS + _CELLS * _CELLS * _BINS
+
+
+def to_vector(canvas: np.ndarray) -> np.ndarray:
+    """Unit feature vector of a glyph canvas: the lightly blurred pixels (overall shape) and the
+    edge-direction histograms (detail), each unit-normalised, so a dot product of two vectors
+    is the mean of the two correlations."""
+    pix = _unit(cv2.GaussianBlur(canvas, (0, 0), 0.7).reshape(-1))
+    hog = _unit(_gradient_histograms(canvas))
+    return (np.concatenate([pix, hog]) / np.sqrt(2.0)).astype(np.float32)
+
+
 def glyph_vectors(ink: np.ndarray) -> np.ndarray | None:
     """The four orientations of a face's glyph as unit vectors (4, CANVAS²), or None if blank."""
+    crop = glyph_crop(ink)
+    if crop is None:
+        return None
     out = []
     for turns in range(4):
-        c = glyph_canvas(ink, turns)
-        if c is None:
-            return None
+        c = glyph_canvas(ink, turns, crop)
+        assert c is not None
         out.append(to_vector(c))
     return np.stack(out)
 
@@ -110,18 +173,22 @@ class TemplateBank:
 
     def rows(self, keys: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
         """The template rows of `keys` and, for each row, the index of its key in `keys`."""
-        index = {k: i for i, k in enumerate(keys)}
-        sel = [i for i, k in enumerate(self.keys) if k in index]
-        owner = np.array([index[self.keys[i]] for i in sel], np.int64)
-        return self.vectors[sel], owner
+        cache = self.__dict__.setdefault("_rows", {})
+        hit = cache.get(tuple(keys))
+        if hit is None:
+            index = {k: i for i, k in enumerate(keys)}
+            sel = [i for i, k in enumerate(self.keys) if k in index]
+            owner = np.array([index[self.keys[i]] for i in sel], np.int64)
+            hit = cache[tuple(keys)] = (self.vectors[sel], owner)
+        return hit
 
     def add(self, key: str, vectors: np.ndarray) -> TemplateBank:
-        v = np.asarray(vectors, np.float32).reshape(-1, CANVAS * CANVAS)
+        v = np.asarray(vectors, np.float32).reshape(-1, FEATURES)
         return TemplateBank(np.concatenate([self.vectors, v]), self.keys + (key,) * len(v))
 
     @classmethod
     def empty(cls) -> TemplateBank:
-        return cls(np.zeros((0, CANVAS * CANVAS), np.float32), ())
+        return cls(np.zeros((0, FEATURES), np.float32), ())
 
 
 def face_key(kind: str, style: str, value: FaceValue) -> str:
@@ -158,12 +225,10 @@ def match_glyph(
     best_per_row = sims.max(axis=0)
     turn_per_row = sims.argmax(axis=0)
     per_face = np.full(len(faces), -1.0)
+    np.maximum.at(per_face, owner, best_per_row)
+    winner_rows = np.flatnonzero(best_per_row >= per_face[owner])
     per_turn = np.zeros(len(faces), np.int64)
-    for r in range(len(rows)):
-        f = owner[r]
-        if best_per_row[r] > per_face[f]:
-            per_face[f] = best_per_row[r]
-            per_turn[f] = turn_per_row[r]
+    per_turn[owner[winner_rows]] = turn_per_row[winner_rows]
     order = np.argsort(-per_face)
     top = int(order[0])
     second = int(order[1]) if len(order) > 1 else None

@@ -72,6 +72,10 @@ def rectify(img: np.ndarray, tray: TrayView, marker_squares: list[np.ndarray] | 
     to_rect = np.array([[SCALE, 0, margin * SCALE], [0, SCALE, margin * SCALE], [0, 0, 1]]) @ tray.image_to_tray
     bgr = cv2.warpPerspective(img, to_rect, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2Lab)
+    # Where the camera did not see (the margin may reach past the image's edge) nothing is a die.
+    seen = cv2.warpPerspective(
+        np.full(img.shape[:2], 255, np.uint8), to_rect, (w, h), flags=cv2.INTER_NEAREST, borderValue=0
+    )
 
     inside = np.zeros((h, w), np.uint8)
     m = round(margin * SCALE)
@@ -85,17 +89,17 @@ def rectify(img: np.ndarray, tray: TrayView, marker_squares: list[np.ndarray] | 
 
     # Background: a wide median, separately for the tray and the table around it, so the
     # tray's edge does not bleed into either.
-    small = cv2.resize(bgr, (w // 4, h // 4), interpolation=cv2.INTER_AREA)
-    small_in = cv2.resize(inside, (w // 4, h // 4), interpolation=cv2.INTER_NEAREST) > 0
+    small = cv2.resize(bgr, (w // 8, h // 8), interpolation=cv2.INTER_AREA)
+    small_in = cv2.resize(inside, (w // 8, h // 8), interpolation=cv2.INTER_NEAREST) > 0
     # The markers' white paper is not tray: leave it out of the background.
-    small_ignore = cv2.resize(ignore, (w // 4, h // 4), interpolation=cv2.INTER_NEAREST) > 0
+    small_ignore = cv2.resize(ignore, (w // 8, h // 8), interpolation=cv2.INTER_NEAREST) > 0
     bg = np.empty_like(small)
     for region in (small_in, ~small_in):
         if not region.any():
             continue
         fill = small.copy()
         fill[~region | small_ignore] = np.median(small[region & ~small_ignore], axis=0).astype(np.uint8)
-        bg[region] = cv2.medianBlur(fill, 15)[region]
+        bg[region] = cv2.medianBlur(fill, 9)[region]  # 9 cells of 8 px: 48 mm, three dice
     bg_lab = cv2.resize(cv2.cvtColor(bg, cv2.COLOR_BGR2Lab), (w, h), interpolation=cv2.INTER_LINEAR).astype(np.float32)
     bg_grey = cv2.resize(bg.astype(np.float32).mean(axis=2), (w, h), interpolation=cv2.INTER_LINEAR)
     labf = lab.astype(np.float32)
@@ -107,8 +111,12 @@ def rectify(img: np.ndarray, tray: TrayView, marker_squares: list[np.ndarray] | 
         band = cv2.morphologyEx(inside, cv2.MORPH_GRADIENT, np.ones((7, 7), np.uint8))
         fg[band > 0] = 0
     fg[ignore > 0] = 0
+    fg[cv2.erode(seen, np.ones((5, 5), np.uint8)) == 0] = 0
     fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    # Fill holes: a black patch or a dark letter inside a light die is still die.
+    contours, _ = cv2.findContours(fg, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    cv2.drawContours(fg, contours, -1, 255, cv2.FILLED)
     return Rectified(bgr, lab, to_rect, np.linalg.inv(to_rect), tray, bg_grey, fg, margin)
 
 
@@ -173,9 +181,11 @@ def _describe(points: np.ndarray, lab_l: np.ndarray, merged: bool) -> Blob | Non
     bx1, by1 = min(int(x1) + pad + 1, w), min(int(y1) + pad + 1, h)
     mask = np.zeros((by1 - by0, bx1 - bx0), np.uint8)
     mask[points[:, 1] - by0, points[:, 0] - bx0] = 1
-    mask = cv2.dilate(mask, np.ones((3, 3), np.uint8)).astype(np.float32)
+    # The outline only: letters inside (an X's diagonals) must not turn the square.
+    k3 = np.ones((3, 3), np.uint8)
+    outline = (cv2.dilate(mask, k3, iterations=2) - cv2.erode(mask, k3)).astype(np.float32)
     roi = lab_l[by0:by1, bx0:bx1].astype(np.float32)
-    angle = _orientation(roi, mask)
+    angle = _orientation(roi, outline)
     cx, cy = points.mean(axis=0)
     a = math.radians(angle)
     rel = points.astype(np.float64) - [cx, cy]
@@ -203,7 +213,7 @@ class Regions:
 
 
 def find_blobs(rect: Rectified, die_px: float) -> Regions:
-    """Die-sized regions; a region the size of several dice is split into that many (touching)."""
+    """Die-sized regions of the foreground (not yet split: see `split_touching`)."""
     n, labels, stats, _ = cv2.connectedComponentsWithStats(rect.foreground, connectivity=8)
     unit = die_px * die_px
     blobs: list[Blob] = []
@@ -213,30 +223,54 @@ def find_blobs(rect: Rectified, die_px: float) -> Regions:
         area = float(stats[i, cv2.CC_STAT_AREA])
         if area < 0.3 * unit:
             continue  # glints, specks
-        ys, xs = np.nonzero(labels[stats[i, 1] : stats[i, 1] + stats[i, 3], stats[i, 0] : stats[i, 0] + stats[i, 2]] == i)
-        pts = np.stack([xs + stats[i, 0], ys + stats[i, 1]], axis=1)
+        x, y, bw, bh = stats[i, 0], stats[i, 1], stats[i, 2], stats[i, 3]
+        ys, xs = np.nonzero(labels[y : y + bh, x : x + bw] == i)
+        pts = np.stack([xs + x, ys + y], axis=1)
         if area > 7.0 * unit:
             large.append(cv2.convexHull(pts.astype(np.int32).reshape(-1, 1, 2)).reshape(-1, 2))
             continue
         blob = _describe(pts, lab_l, merged=False)
         if blob is None or min(blob.extents) < 0.55 * die_px:
-            continue  # slivers: tray edges, cables, glints
-        # One die (even with its sides showing) fills at most about 1.7 top faces; more than
-        # that, or a long thin shape, is several dice touching.
-        count = 1
-        if area > 1.75 * unit or max(blob.extents) > 2.1 * die_px:
-            count = max(2, min(4, round(area / (1.25 * unit))))
-        if count == 1:
-            blobs.append(blob)
-            continue
-        crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
-        _, lab_k, _ = cv2.kmeans(pts.astype(np.float32), count, None, crit, 3, cv2.KMEANS_PP_CENTERS)
-        for k in range(count):
-            part = pts[lab_k.reshape(-1) == k]
-            b = _describe(part, lab_l, merged=True)
-            if b is not None and b.area >= 0.3 * unit:
-                blobs.append(b)
+            continue  # slivers: tray edges, cables
+        if blob.area < 0.6 * blob.extents[0] * blob.extents[1]:
+            continue  # not a square or a row of squares: a strip of table, a shadow's edge
+        blobs.append(blob)
     return Regions(tuple(blobs), tuple(large))
+
+
+def flat_extents(blob: Blob, die_px: float, k: float, nadir: tuple[float, float]) -> tuple[float, float]:
+    """How long a die lying flat at the blob's place looks along its two axes (sides included)."""
+    side = die_px * (1 + k)
+    a = math.radians(blob.angle)
+    rx, ry = blob.centre[0] - nadir[0], blob.centre[1] - nadir[1]
+    ru = abs(rx * math.cos(a) + ry * math.sin(a))
+    rv = abs(-rx * math.sin(a) + ry * math.cos(a))
+    return max(side, (die_px + side) / 2 + k * ru), max(side, (die_px + side) / 2 + k * rv)
+
+
+def split_touching(
+    blobs: tuple[Blob, ...], rect: Rectified, die_px: float, k: float, nadir: tuple[float, float]
+) -> tuple[Blob, ...]:
+    """Split a region holding several dice (about a whole die's area too much) into that many."""
+    out: list[Blob] = []
+    for blob in blobs:
+        fu, fv = flat_extents(blob, die_px, k, nadir)
+        single = fu * fv
+        if blob.area < 1.6 * single and max(blob.extents[0] - fu, blob.extents[1] - fv) < 0.8 * die_px:
+            out.append(blob)
+            continue
+        count = max(2, min(4, round(blob.area / single)))
+        mask = np.zeros(rect.foreground.shape, np.uint8)
+        cv2.fillPoly(mask, [blob.contour.astype(np.int32)], 255)
+        ys, xs = np.nonzero((mask > 0) & (rect.foreground > 0))
+        pts = np.stack([xs, ys], axis=1).astype(np.float32)
+        crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
+        _, lab_k, _ = cv2.kmeans(pts, count, None, crit, 3, cv2.KMEANS_PP_CENTERS)
+        for j in range(count):
+            part = _describe(pts[lab_k.reshape(-1) == j].astype(np.int64), rect.lab[..., 0], merged=True)
+            if part is not None and part.area >= 0.3 * die_px * die_px:
+                out.append(part)
+    return tuple(out)
 
 
 def estimate_parallax(blobs: tuple[Blob, ...], die_px: float, nadir: tuple[float, float]) -> float:

@@ -383,7 +383,7 @@ def render_scene(scene: Scene, dieset: DieSet) -> tuple[np.ndarray, FrameLabels]
         if p.glare > 0 and p.name in quads:
             q = quads[p.name]
             c = q.mean(axis=0) + (q[1] - q[0]) * rng.uniform(-0.3, 0.3) + (q[3] - q[0]) * rng.uniform(-0.3, 0.3)
-            rad = np.linalg.norm(q[1] - q[0]) * rng.uniform(0.08, 0.2)
+            rad = np.linalg.norm(q[1] - q[0]) * rng.uniform(0.06, 0.14)
             spot = np.exp(-((xx - c[0]) ** 2 + (yy - c[1]) ** 2) / (2 * rad * rad)) * p.glare
             img += (spot[..., None] * gains).astype(np.float32)
 

@@ -160,7 +160,7 @@ class SceneOptions:
     p_cocked: float = 0.0
     p_touching: float = 0.0
     p_off_tray: float = 0.0
-    p_glare: float = 0.25  # per die
+    p_glare: float = 0.15  # per die
     width: int = 1280
     height: int = 720
 
@@ -201,7 +201,8 @@ def sample_scene(
     )
 
     markers = bool(rng.random() < opts.p_markers)
-    keep_out = dieset.tray.marker_inset_mm + dieset.tray.marker_size_mm + 8 if markers else 0.0
+    # Dice stay off the markers' paper (the reader ignores what lies on it).
+    keep_out = dieset.tray.marker_inset_mm + dieset.tray.marker_size_mm + 4 + 1.2 * s if markers else 0.0
     placed: list[DiePlacement] = []
     touching: list[tuple[str, str]] = []
     order = list(dieset.dice)
@@ -258,7 +259,7 @@ def sample_scene(
                     break
         if die.name == cocked_die:
             cocked = float(rng.uniform(18, 38))
-        glare = float(rng.uniform(0.35, 0.9)) if rng.random() < opts.p_glare else 0.0
+        glare = float(rng.uniform(0.2, 0.6)) if rng.random() < opts.p_glare else 0.0
         tint = tuple(float(t) for t in rng.normal(1.0, 0.03, 3))
         placed.append(
             DiePlacement(
