@@ -400,6 +400,8 @@ def read_dice(image: np.ndarray, model: DiceModel | None = None, diagnostics: li
                 corners=tuple((float(x), float(y)) for x, y in face.corners_img),
                 alternatives=alternatives,
                 turns=turns,
+                body_lab=(float(face.body[0]), float(face.body[1]), float(face.body[2])),
+                paint_lab=(float(face.centre[0]), float(face.centre[1]), float(face.centre[2])),
             )
         )
     frame_flags: list[str] = []

@@ -38,6 +38,8 @@ class DieRead:
     corners: tuple[tuple[float, float], ...] = ()  # the top face in the image
     alternatives: tuple[tuple[FaceValue, float], ...] = ()  # runner-up faces with their scores
     turns: int = 0  # quarter turns that stood the glyph upright
+    body_lab: tuple[float, float, float] | None = None  # rim colour after white balance (Lab)
+    paint_lab: tuple[float, float, float] | None = None  # middle of the face (Lab): a colour face
 
     @property
     def certain(self) -> bool:

@@ -84,8 +84,9 @@ class DieSet:
 
     def with_faces(self, die: str, faces: Sequence[FaceValue]) -> DieSet:
         """A copy where die `die` shows exactly `faces` (a recorded face list)."""
-        self.die(die)
-        dice = tuple(replace(d, faces=tuple(faces)) if d.name == die else d for d in self.dice)
+        spec = self.die(die)
+        checked = _faces(list(faces), spec.kind, spec.name)
+        dice = tuple(replace(d, faces=checked) if d.name == die else d for d in self.dice)
         out = replace(self, dice=dice)
         _validate(out)
         return out
