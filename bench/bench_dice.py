@@ -34,10 +34,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from vision.dice_model import DiceModel, default_model  # noqa: E402
-from vision.dice_read import read_dice  # noqa: E402
-from vision.dieset import DieSet  # noqa: E402
-from vision.synth import SceneOptions, render_scene, sample_scene  # noqa: E402
+from vision.dice_model import DiceModel, default_model
+from vision.dice_read import read_dice
+from vision.dieset import DieSet
+from vision.synth import SceneOptions, render_scene, sample_scene
 
 # An illustrative recorded set: six letters per die, confusable pairs (O/Q, M/W, N/Z) kept on
 # different dice as a die maker would. The real Djam faces are not recorded yet.
@@ -81,7 +81,9 @@ def run_reader(model: DiceModel, split: str, frames: int, seed0: int, keep: int 
     wall: list[float] = []
     cpu: list[float] = []
     kept = []
-    read_dice(render_scene(sample_scene(model.dieset, split, seed0 - 1, BENCH_OPTIONS), model.dieset)[0], model)
+    read_dice(
+        render_scene(sample_scene(model.dieset, split, seed0 - 1, BENCH_OPTIONS), model.dieset)[0], model
+    )
     for i in range(frames):
         scene = sample_scene(model.dieset, split, seed0 + i, BENCH_OPTIONS)
         img, labels = render_scene(scene, model.dieset)
@@ -147,7 +149,9 @@ def tesseract_baseline(kept, letter_dice: list[str]) -> dict[str, float]:  # typ
             best, best_conf = "", -1.0
             for turns in range(4):
                 data = pytesseract.image_to_data(
-                    np.ascontiguousarray(np.rot90(bw, turns)), config=config, output_type=pytesseract.Output.DICT
+                    np.ascontiguousarray(np.rot90(bw, turns)),
+                    config=config,
+                    output_type=pytesseract.Output.DICT,
                 )
                 for word, conf in zip(data["text"], data["conf"], strict=True):
                     if word.strip() and float(conf) > best_conf:
@@ -176,7 +180,9 @@ def report(name: str, t: Tally) -> dict[str, object]:
     print(f"  silently wrong {t.wrong:6d}  {pct(t.wrong, t.dice)}")
     print(f"  all seven correct in {pct(t.frames_all_correct, t.frames)} of frames")
     for kind, (c, f, w) in sorted(t.by_kind.items()):
-        print(f"    {kind:7s} correct {pct(c, c + f + w)}  flagged {pct(f, c + f + w)}  wrong {pct(w, c + f + w)}")
+        print(
+            f"    {kind:7s} correct {pct(c, c + f + w)}  flagged {pct(f, c + f + w)}  wrong {pct(w, c + f + w)}"
+        )
     for line in t.wrong_examples[:12]:
         print(f"    wrong: {line}")
     return {
@@ -191,7 +197,9 @@ def report(name: str, t: Tally) -> dict[str, object]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--frames", type=int, default=440, help="frames per die set (7 dice each)")
     parser.add_argument("--split", default="heldout", choices=("heldout", "tune"))
     parser.add_argument("--seed", type=int, default=100_000, help="first scene seed")
@@ -202,7 +210,9 @@ def main() -> int:
     base = default_model()
     letter_dice = [d.name for d in base.dieset.letter_dice]
     out: dict[str, object] = {"split": args.split, "frames": args.frames}
-    t_default, wall, cpu, kept = run_reader(base, args.split, args.frames, args.seed, keep=args.tesseract_frames)
+    t_default, wall, cpu, kept = run_reader(
+        base, args.split, args.frames, args.seed, keep=args.tesseract_frames
+    )
     out["default_faces"] = report("Default die set (A-Z possible on every letter die)", t_default)
     t_rec, wall2, cpu2, _ = run_reader(recorded_model(base), args.split, args.frames, args.seed + 1_000_000)
     out["recorded_faces"] = report("Recorded faces (six letters per die)", t_rec)
@@ -224,11 +234,21 @@ def main() -> int:
                 sub_ok += got.certain and got.value == truth.value
     if kept:
         tb = tesseract_baseline(kept, letter_dice)
-        print(f"\nTesseract baseline on {tb['crops']} letter-die crops ({len(kept)} frames, true crops given):")
-        print(f"  upright, one call per die: accuracy {100 * tb['upright_accuracy']:.1f} %, {tb['upright_ms_per_frame']:.0f} ms per frame")
-        print(f"  best of four rotations:    accuracy {100 * tb['best_of_4_accuracy']:.1f} %, {tb['best_of_4_ms_per_frame']:.0f} ms per frame")
-        print(f"  the reader on the same dice: {100 * sub_ok / max(sub_n, 1):.1f} % correct (with no doubt), whole frame {med:.1f} ms")
-        print(f"  speed ratio (Tesseract upright / reader, wall): {tb['upright_ms_per_frame'] / med:.1f}x; best of four: {tb['best_of_4_ms_per_frame'] / med:.1f}x")
+        print(
+            f"\nTesseract baseline on {tb['crops']} letter-die crops ({len(kept)} frames, true crops given):"
+        )
+        print(
+            f"  upright, one call per die: accuracy {100 * tb['upright_accuracy']:.1f} %, {tb['upright_ms_per_frame']:.0f} ms per frame"
+        )
+        print(
+            f"  best of four rotations:    accuracy {100 * tb['best_of_4_accuracy']:.1f} %, {tb['best_of_4_ms_per_frame']:.0f} ms per frame"
+        )
+        print(
+            f"  the reader on the same dice: {100 * sub_ok / max(sub_n, 1):.1f} % correct (with no doubt), whole frame {med:.1f} ms"
+        )
+        print(
+            f"  speed ratio (Tesseract upright / reader, wall): {tb['upright_ms_per_frame'] / med:.1f}x; best of four: {tb['best_of_4_ms_per_frame'] / med:.1f}x"
+        )
         out["tesseract"] = tb
         out["reader_on_baseline_dice"] = sub_ok / max(sub_n, 1)
     if args.json:

@@ -99,7 +99,9 @@ class _SourceBase:
 class FolderSource(_SourceBase):
     """The images of a folder in name order, optionally looped and paced (the demo's camera)."""
 
-    def __init__(self, folder: Path, loop: bool = False, fps: float | None = None, swap_rb: bool = False) -> None:
+    def __init__(
+        self, folder: Path, loop: bool = False, fps: float | None = None, swap_rb: bool = False
+    ) -> None:
         folder = Path(folder)
         if folder.is_file():
             self.files = [folder]
@@ -136,7 +138,9 @@ class FolderSource(_SourceBase):
 class CaptureSource(_SourceBase):
     """cv2.VideoCapture: a video file, or a V4L2 device (index or /dev/videoN)."""
 
-    def __init__(self, target: str | int, width: int = 1280, height: int = 720, swap_rb: bool = False) -> None:
+    def __init__(
+        self, target: str | int, width: int = 1280, height: int = 720, swap_rb: bool = False
+    ) -> None:
         is_device = isinstance(target, int) or str(target).startswith("/dev/video")
         backend = cv2.CAP_V4L2 if is_device else cv2.CAP_ANY
         self.cap = cv2.VideoCapture(target, backend)
@@ -199,7 +203,9 @@ class Picamera2Source(_SourceBase):  # pragma: no cover - needs a Raspberry Pi c
             "AnalogueGain": meta.get("AnalogueGain"),
             "ColourGains": meta.get("ColourGains"),
         }
-        self.cam.set_controls({"AeEnable": False, "AwbEnable": False, **{k: v for k, v in fixed.items() if v}})
+        self.cam.set_controls(
+            {"AeEnable": False, "AwbEnable": False, **{k: v for k, v in fixed.items() if v}}
+        )
         return fixed
 
     def close(self) -> None:
@@ -234,4 +240,6 @@ def open_source(spec: str, swap_rb: bool = False, loop: bool = True, fps: float 
         return CaptureSource(str(path), swap_rb=swap_rb)
     if path.is_file() and path.suffix.lower() in IMAGE_SUFFIXES:
         return FolderSource(path, loop=loop, fps=fps, swap_rb=swap_rb)
-    raise CameraError(f"unknown camera {spec!r}: use auto, picamera, v4l2:N, a folder of images or a video file")
+    raise CameraError(
+        f"unknown camera {spec!r}: use auto, picamera, v4l2:N, a folder of images or a video file"
+    )

@@ -60,9 +60,13 @@ def labelled_faces(image: np.ndarray, read: DiceRead, labels: Mapping[str, FaceV
         except StopIteration:
             raise CalibrationError(f"there is no die called {name!r} in this die set") from None
         if not d.corners or d.body_lab is None or d.paint_lab is None:
-            raise CalibrationError(f"the {name} die was not found in the photo; roll again with all dice in view")
+            raise CalibrationError(
+                f"the {name} die was not found in the photo; roll again with all dice in view"
+            )
         if d.flags and set(d.flags) & {"cocked", "touching"}:
-            raise CalibrationError(f"the {name} die is {', '.join(d.flags)}; roll again so it lies flat and apart")
+            raise CalibrationError(
+                f"the {name} die is {', '.join(d.flags)}; roll again so it lies flat and apart"
+            )
         turns = d.turns if d.value == value else None
         out.append(LabelledFace(name, value, _patch(image, d.corners), d.body_lab, d.paint_lab, turns))
     return out
@@ -70,7 +74,7 @@ def labelled_faces(image: np.ndarray, read: DiceRead, labels: Mapping[str, FaceV
 
 def _lab_to_rgb255(lab: np.ndarray) -> tuple[int, int, int]:
     rgb = cv2.cvtColor(np.asarray(lab, np.float32).reshape(1, 1, 3), cv2.COLOR_Lab2RGB).reshape(3)
-    r, g, b = (int(round(float(np.clip(c, 0, 1)) * 255)) for c in rgb)
+    r, g, b = (round(float(np.clip(c, 0, 1)) * 255) for c in rgb)
     return (r, g, b)
 
 
@@ -157,7 +161,9 @@ def learn(model: DiceModel, faces: Sequence[LabelledFace], data_dir: Path) -> Di
     return type(model)(dieset, bank, model.thresholds, len(keys))
 
 
-def record_faces(model: DiceModel, faces_by_die: Mapping[str, Sequence[FaceValue]], data_dir: Path) -> DiceModel:
+def record_faces(
+    model: DiceModel, faces_by_die: Mapping[str, Sequence[FaceValue]], data_dir: Path
+) -> DiceModel:
     """Write the real face lists (e.g. the six letters of each die) into the data folder."""
     dieset = model.dieset
     for die, faces in faces_by_die.items():

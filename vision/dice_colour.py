@@ -52,7 +52,9 @@ class ColourGuess:
         return self.runner_up_distance - self.distance
 
 
-def classify(lab: np.ndarray, refs: Mapping[str, np.ndarray], among: Sequence[str] | None = None) -> ColourGuess:
+def classify(
+    lab: np.ndarray, refs: Mapping[str, np.ndarray], among: Sequence[str] | None = None
+) -> ColourGuess:
     """The reference nearest to `lab` (optionally only `among` some names)."""
     names = list(among) if among is not None else list(refs)
     dists = sorted((float(delta_e(lab, refs[n])), n) for n in names)
@@ -102,7 +104,9 @@ class Illumination:
         return cls(white.astype(np.float64), black.astype(np.float64))
 
     @classmethod
-    def constant(cls, white_bgr: Sequence[float], black_bgr: Sequence[float] = (0.0, 0.0, 0.0)) -> Illumination:
+    def constant(
+        cls, white_bgr: Sequence[float], black_bgr: Sequence[float] = (0.0, 0.0, 0.0)
+    ) -> Illumination:
         white = np.zeros((3, 3))
         white[:, 0] = np.asarray(white_bgr, np.float64)
         return cls(white, np.asarray(black_bgr, np.float64))

@@ -47,7 +47,9 @@ class StillnessDetector:
     [False, False, True]
     """
 
-    def __init__(self, settle_frames: int = 5, motion_threshold: float = 0.002, pixel_threshold: float = 14.0) -> None:
+    def __init__(
+        self, settle_frames: int = 5, motion_threshold: float = 0.002, pixel_threshold: float = 14.0
+    ) -> None:
         self.settle_frames = settle_frames
         self.motion_threshold = motion_threshold
         self.pixel_threshold = pixel_threshold
@@ -60,7 +62,9 @@ class StillnessDetector:
 
     def update(self, frame: np.ndarray) -> Stillness:
         grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
-        small = cv2.GaussianBlur(cv2.resize(grey, SMALL, interpolation=cv2.INTER_AREA), (5, 5), 0).astype(np.float32)
+        small = cv2.GaussianBlur(cv2.resize(grey, SMALL, interpolation=cv2.INTER_AREA), (5, 5), 0).astype(
+            np.float32
+        )
         if self._previous is None or self._previous.shape != small.shape:
             self._previous = small
             self._still = 0

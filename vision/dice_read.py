@@ -297,7 +297,9 @@ def read_dice(image: np.ndarray, model: DiceModel | None = None, diagnostics: li
         centre = np.median(lab[_CENTRE], axis=0)
         # Each side of the rim, body-coloured pixels only (a letter may reach into the rim);
         # a cocked die shows a differently lit face along one side.
-        near = (np.hypot(lab[..., 1] - body[1], lab[..., 2] - body[2]) < 14.0) & (np.abs(lab[..., 0] - body[0]) < 35.0)
+        near = (np.hypot(lab[..., 1] - body[1], lab[..., 2] - body[2]) < 14.0) & (
+            np.abs(lab[..., 0] - body[0]) < 35.0
+        )
         sides = [float(np.median(lab[s & near][:, 0])) for s in _SIDES if (s & near).sum() > 0.25 * s.sum()]
         flat_u, flat_v = flat_extents(blob, die_px, k, nadir)
         excess = max(blob.extents[0] - flat_u, blob.extents[1] - flat_v) / die_px
@@ -314,7 +316,9 @@ def read_dice(image: np.ndarray, model: DiceModel | None = None, diagnostics: li
                 lab=lab,
                 body=body,
                 centre=centre,
-                centre_spread=float(np.percentile(lab[_INNER][:, 0], 95) - np.percentile(lab[_INNER][:, 0], 5)),
+                centre_spread=float(
+                    np.percentile(lab[_INNER][:, 0], 95) - np.percentile(lab[_INNER][:, 0], 5)
+                ),
                 ring_spread=(max(sides) - min(sides)) if len(sides) >= 2 else 0.0,
                 excess=excess,
                 pos_mm=(x_mm, y_mm),
@@ -332,7 +336,9 @@ def read_dice(image: np.ndarray, model: DiceModel | None = None, diagnostics: li
             cost[i, j], reads[i, j] = _candidate_cost(face, die, model, labs)
     t3 = time.perf_counter()
     if diagnostics is not None:
-        diagnostics.append({"cost": cost.copy(), "faces": [(f.square.centre, f.body, f.centre) for f in faces]})
+        diagnostics.append(
+            {"cost": cost.copy(), "faces": [(f.square.centre, f.body, f.centre) for f in faces]}
+        )
     total, assignment = _assign(cost) if faces else (MISSING_DIE * n_dice, [])
 
     dice_reads: list[DieRead] = []
@@ -405,8 +411,19 @@ def read_dice(image: np.ndarray, model: DiceModel | None = None, diagnostics: li
             )
         )
     frame_flags: list[str] = []
-    if regions.large:
-        frame_flags.append(HAND)
+    # A hand (or anything big) reaching over the tray itself: resting on the table beside it
+    # is fine, over the dice it may hide or move one.
+    m = rect.margin_mm * SCALE
+    for contour in regions.large:
+        inside = (
+            (contour[:, 0] > m + 10 * SCALE)
+            & (contour[:, 0] < m + (tray.width_mm - 10) * SCALE)
+            & (contour[:, 1] > m + 10 * SCALE)
+            & (contour[:, 1] < m + (tray.height_mm - 10) * SCALE)
+        )
+        if inside.any():
+            frame_flags.append(HAND)
+            break
     if tray.method == "frame":
         frame_flags.append(NO_TRAY)
     if sum(1 for a in assignment if a < 0) > 0:

@@ -69,7 +69,9 @@ def rectify(img: np.ndarray, tray: TrayView, marker_squares: list[np.ndarray] | 
     margin = OFF_TRAY_MARGIN_MM if tray.method != "frame" else 0.0
     w = round((tray.width_mm + 2 * margin) * SCALE)
     h = round((tray.height_mm + 2 * margin) * SCALE)
-    to_rect = np.array([[SCALE, 0, margin * SCALE], [0, SCALE, margin * SCALE], [0, 0, 1]]) @ tray.image_to_tray
+    to_rect = (
+        np.array([[SCALE, 0, margin * SCALE], [0, SCALE, margin * SCALE], [0, 0, 1]]) @ tray.image_to_tray
+    )
     bgr = cv2.warpPerspective(img, to_rect, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2Lab)
     # Where the camera did not see (the margin may reach past the image's edge) nothing is a die.
@@ -100,7 +102,9 @@ def rectify(img: np.ndarray, tray: TrayView, marker_squares: list[np.ndarray] | 
         fill = small.copy()
         fill[~region | small_ignore] = np.median(small[region & ~small_ignore], axis=0).astype(np.uint8)
         bg[region] = cv2.medianBlur(fill, 9)[region]  # 9 cells of 8 px: 48 mm, three dice
-    bg_lab = cv2.resize(cv2.cvtColor(bg, cv2.COLOR_BGR2Lab), (w, h), interpolation=cv2.INTER_LINEAR).astype(np.float32)
+    bg_lab = cv2.resize(cv2.cvtColor(bg, cv2.COLOR_BGR2Lab), (w, h), interpolation=cv2.INTER_LINEAR).astype(
+        np.float32
+    )
     bg_grey = cv2.resize(bg.astype(np.float32).mean(axis=2), (w, h), interpolation=cv2.INTER_LINEAR)
     labf = lab.astype(np.float32)
     d_l = labf[..., 0] - bg_lab[..., 0]
@@ -232,6 +236,10 @@ def find_blobs(rect: Rectified, die_px: float) -> Regions:
         blob = _describe(pts, lab_l, merged=False)
         if blob is None or min(blob.extents) < 0.55 * die_px:
             continue  # slivers: tray edges, cables
+        if max(blob.extents) > 3.2 * die_px:
+            # Longer than a row of three dice: a finger, a pencil, the edge of a hand.
+            large.append(blob.contour)
+            continue
         if blob.area < 0.6 * blob.extents[0] * blob.extents[1]:
             continue  # not a square or a row of squares: a strip of table, a shadow's edge
         blobs.append(blob)

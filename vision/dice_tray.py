@@ -62,7 +62,9 @@ def _detector(name: str) -> cv2.aruco.ArucoDetector:
     return _DETECTORS[name]
 
 
-def _ring_median(img: np.ndarray, tray_to_img: np.ndarray, square: np.ndarray, lo: float, hi: float) -> np.ndarray:
+def _ring_median(
+    img: np.ndarray, tray_to_img: np.ndarray, square: np.ndarray, lo: float, hi: float
+) -> np.ndarray:
     """Median BGR of the band between offsets `lo` and `hi` mm outside (negative: inside) a square."""
     x0, y0 = square[0]
     x1, y1 = square[2]
@@ -93,7 +95,9 @@ def find_tray_by_markers(img: np.ndarray, gray: np.ndarray, tray: TraySpec) -> T
         if ids is None or len(ids) == 0:
             return None
     else:
-        pts = (np.concatenate([np.asarray(c, np.float32).reshape(4, 2) for c in corners]) * 2.0).reshape(-1, 1, 2)
+        pts = (np.concatenate([np.asarray(c, np.float32).reshape(4, 2) for c in corners]) * 2.0).reshape(
+            -1, 1, 2
+        )
         crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.05)
         pts = cv2.cornerSubPix(gray, pts, (5, 5), (-1, -1), crit)
         corners = tuple(pts.reshape(-1, 1, 4, 2)[i] for i in range(len(corners)))
@@ -188,4 +192,6 @@ def find_tray(img: np.ndarray, tray: TraySpec, gray: np.ndarray | None = None) -
     """Markers first, then the plain dark tray, then the whole frame."""
     if gray is None:
         gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
-    return find_tray_by_markers(img, gray, tray) or find_plain_tray(gray, tray) or frame_as_tray(img.shape, tray)
+    return (
+        find_tray_by_markers(img, gray, tray) or find_plain_tray(gray, tray) or frame_as_tray(img.shape, tray)
+    )

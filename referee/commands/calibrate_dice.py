@@ -44,7 +44,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="DIE=LETTERS",
         help="record a die's real faces, e.g. green=BOLNRU (repeat for each die)",
     )
-    parser.add_argument("--data", type=Path, default=None, help="data folder (default: $XDG_DATA_HOME/referee)")
+    parser.add_argument(
+        "--data", type=Path, default=None, help="data folder (default: $XDG_DATA_HOME/referee)"
+    )
 
 
 def parse_value(dieset: DieSet, die: str, text: str) -> FaceValue:
@@ -97,7 +99,9 @@ def _ask(dieset: DieSet, read_values: dict[str, FaceValue | None]) -> dict[str, 
     for d in dieset.dice:
         seen = read_values.get(d.name)
         while True:
-            answer = input(f"  {d.name} die shows [{seen if seen is not None else '?'}] (Enter = yes, - = skip): ")
+            answer = input(
+                f"  {d.name} die shows [{seen if seen is not None else '?'}] (Enter = yes, - = skip): "
+            )
             if answer.strip() == "-":
                 break
             if not answer.strip() and seen is not None:
@@ -145,7 +149,11 @@ def run(args: argparse.Namespace) -> int:
             return 1
         print(f"{path}: read letters {read.letters}, colour {read.colour}, theme {read.theme}")
         try:
-            labels = parse_labels(model.dieset, args.labels[i]) if args.labels else _ask(model.dieset, {d.die: d.value for d in read.dice})
+            labels = (
+                parse_labels(model.dieset, args.labels[i])
+                if args.labels
+                else _ask(model.dieset, {d.die: d.value for d in read.dice})
+            )
             faces = labelled_faces(image, read, labels)
         except CalibrationError as exc:
             print(f"referee calibrate-dice: {path}: {exc}", file=sys.stderr)
@@ -161,7 +169,9 @@ def run(args: argparse.Namespace) -> int:
         total += len(faces)
     if args.images:
         colours = {k: list(v) for k, v in model.dieset.colours.items()}
-        print(f"learned from {total} labelled faces; {model.learned_templates} face templates in {dice_dir(data_dir)}")
+        print(
+            f"learned from {total} labelled faces; {model.learned_templates} face templates in {dice_dir(data_dir)}"
+        )
         print(f"colours now {colours}")
     if not args.images and not args.faces:
         print("nothing to do: give photos (with --labels) or --faces", file=sys.stderr)

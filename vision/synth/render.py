@@ -78,14 +78,14 @@ def glyph_mask(text: str, font: str, glyph_height: float, size: int = TEX) -> np
     ss = 4
     big = size * ss
     probe = _pil_font(font, 400)
-    x0, y0, x1, y1 = probe.getbbox("H")
+    _, y0, _, y1 = probe.getbbox("H")
     px = max(8, round(400 * glyph_height * big / (y1 - y0)))
     pil_font = _pil_font(font, px)
-    bx0, by0, bx1, by1 = pil_font.getbbox(text)
+    bx0, _, bx1, _ = pil_font.getbbox(text)
     img = Image.new("L", (big, big), 0)
     draw = ImageDraw.Draw(img)
     # Centre the cap-height box (not the ink box) vertically so Q and J keep their baseline.
-    hx0, hy0, hx1, hy1 = pil_font.getbbox("H")
+    _, hy0, _, hy1 = pil_font.getbbox("H")
     ox = big / 2 - (bx0 + bx1) / 2
     oy = big / 2 - (hy0 + hy1) / 2
     draw.text((ox, oy), text, font=pil_font, fill=255)
@@ -278,11 +278,16 @@ def render_scene(scene: Scene, dieset: DieSet) -> tuple[np.ndarray, FrameLabels]
     tray_mask = np.zeros((h, w), np.uint8)
     cv2.fillConvexPoly(tray_mask, np.round(tray_poly * 16).astype(np.int32), 255, cv2.LINE_AA, 4)
     felt = np.asarray(scene.tray_colour, np.float32) / 255.0
-    felt_img = felt * (
-        1
-        + cv2.resize(rng.normal(0, 0.05, (9, 16)).astype(np.float32), (w, h), interpolation=cv2.INTER_CUBIC)
-        + rng.normal(0, 0.03, (h, w)).astype(np.float32)
-    )[..., None]
+    felt_img = (
+        felt
+        * (
+            1
+            + cv2.resize(
+                rng.normal(0, 0.05, (9, 16)).astype(np.float32), (w, h), interpolation=cv2.INTER_CUBIC
+            )
+            + rng.normal(0, 0.03, (h, w)).astype(np.float32)
+        )[..., None]
+    )
     tm = (tray_mask.astype(np.float32) / 255.0)[..., None]
     img = img * (1 - tm) + felt_img * tm
 
@@ -306,7 +311,14 @@ def render_scene(scene: Scene, dieset: DieSet) -> tuple[np.ndarray, FrameLabels]
             marker = cv2.aruco.generateImageMarker(dictionary, mid, inner).astype(np.float32) / 255.0
             tex[off : off + inner, off : off + inner] = np.where(marker > 0.5, 0.93, 0.06)
             quad = cam.project(
-                np.array([[x0, y0, 0], [x0 + paper_mm, y0, 0], [x0 + paper_mm, y0 + paper_mm, 0], [x0, y0 + paper_mm, 0]])
+                np.array(
+                    [
+                        [x0, y0, 0],
+                        [x0 + paper_mm, y0, 0],
+                        [x0 + paper_mm, y0 + paper_mm, 0],
+                        [x0, y0 + paper_mm, 0],
+                    ]
+                )
             )
             tex3 = np.repeat(tex[..., None], 3, axis=2) * np.array([1.0, 0.99, 0.96], np.float32)
             _paste(img, tex3, quad)
@@ -369,7 +381,9 @@ def render_scene(scene: Scene, dieset: DieSet) -> tuple[np.ndarray, FrameLabels]
         field = 1 + g * (math.cos(math.radians(ang)) * xn + math.sin(math.radians(ang)) * yn) * 1.6
     else:
         sx, sy, r = scene.light_spot
-        field = 0.55 + 0.6 * np.exp(-((xn + 0.5 - sx) ** 2 + (yn + 0.5 * h / w - sy * h / w) ** 2) / (2 * r * r))
+        field = 0.55 + 0.6 * np.exp(
+            -((xn + 0.5 - sx) ** 2 + (yn + 0.5 * h / w - sy * h / w) ** 2) / (2 * r * r)
+        )
         g, ang = scene.light_gradient
         field *= 1 + 0.5 * g * (math.cos(math.radians(ang)) * xn + math.sin(math.radians(ang)) * yn)
     field *= 1 - 0.25 * (xn**2 + yn**2)  # vignetting
@@ -382,7 +396,11 @@ def render_scene(scene: Scene, dieset: DieSet) -> tuple[np.ndarray, FrameLabels]
     for p in scene.dice:
         if p.glare > 0 and p.name in quads:
             q = quads[p.name]
-            c = q.mean(axis=0) + (q[1] - q[0]) * rng.uniform(-0.3, 0.3) + (q[3] - q[0]) * rng.uniform(-0.3, 0.3)
+            c = (
+                q.mean(axis=0)
+                + (q[1] - q[0]) * rng.uniform(-0.3, 0.3)
+                + (q[3] - q[0]) * rng.uniform(-0.3, 0.3)
+            )
             rad = np.linalg.norm(q[1] - q[0]) * rng.uniform(0.06, 0.14)
             spot = np.exp(-((xx - c[0]) ** 2 + (yy - c[1]) ** 2) / (2 * rad * rad)) * p.glare
             img += (spot[..., None] * gains).astype(np.float32)

@@ -303,7 +303,11 @@ def sample_scene(
         table_colour=TABLE_COLOURS[int(rng.integers(len(TABLE_COLOURS)))],
         light_kind=str(lights[int(rng.integers(len(lights)))]),
         light_gradient=(float(rng.uniform(0.0, 0.5)), float(rng.uniform(0, 360))),
-        light_spot=(float(rng.uniform(0.2, 0.8)), float(rng.uniform(0.2, 0.8)), float(rng.uniform(0.35, 0.8))),
+        light_spot=(
+            float(rng.uniform(0.2, 0.8)),
+            float(rng.uniform(0.2, 0.8)),
+            float(rng.uniform(0.35, 0.8)),
+        ),
         exposure=float(rng.uniform(0.8, 1.12)),
         temperature_k=float(rng.uniform(lo, hi)),
         light_dir=(float(rng.uniform(0, 360)), float(rng.uniform(55, 80))),
