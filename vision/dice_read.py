@@ -95,6 +95,7 @@ class _Face:
     corners_img: np.ndarray
     lab: np.ndarray  # (PATCH, PATCH, 3) float Lab after white balance
     body: np.ndarray  # Lab of the face's rim
+    edge: np.ndarray  # Lab of the outermost band (a colour die's body around its patch)
     centre: np.ndarray  # Lab of its middle
     centre_spread: float  # L* spread in the middle (paint is flat, glyphs are not)
     ring_spread: float  # L* difference between the rim's four sides
@@ -116,6 +117,10 @@ _RING = np.zeros((PATCH, PATCH), bool)
 _a, _b = round(0.12 * PATCH), round(0.24 * PATCH)
 _RING[_a : PATCH - _a, _a : PATCH - _a] = True
 _RING[_b : PATCH - _b, _b : PATCH - _b] = False
+_OUTER = np.zeros((PATCH, PATCH), bool)
+_o1, _o2 = round(0.05 * PATCH), round(0.11 * PATCH)
+_OUTER[_o1 : PATCH - _o1, _o1 : PATCH - _o1] = True
+_OUTER[_o2 : PATCH - _o2, _o2 : PATCH - _o2] = False
 _SIDES = [np.zeros((PATCH, PATCH), bool) for _ in range(4)]
 _SIDES[0][_a:_b, _b : PATCH - _b] = True
 _SIDES[1][PATCH - _b : PATCH - _a, _b : PATCH - _b] = True
@@ -221,9 +226,12 @@ def _candidate_cost(
     face: _Face, die: DieSpec, model: DiceModel, labs: dict[str, np.ndarray]
 ) -> tuple[float, GlyphMatch | tuple[FaceValue, float, float] | None]:
     """How well a region fits a die, and the die's best face there."""
-    if die.kind == "colour":
-        # The rim is the body colour (a patch die) or the paint itself (a fully painted face).
-        body_de = min(float(delta_e(face.body, labs[die.body])), float(delta_e(face.body, face.centre)))
+    if die.kind == "colour" and die.patch < 0.95:
+        # A painted patch on a body: the outermost band shows the body (its rim is shaded, so
+        # lightness counts even less there).
+        body_de = float(delta_e(face.edge, labs[die.body], l_weight=0.3))
+    elif die.kind == "colour":
+        body_de = float(delta_e(face.body, face.centre))  # a fully painted face: rim = paint
     else:
         body_de = float(delta_e(face.body, labs[die.body]))
     body_cost = min((body_de / 10.0) ** 2, NO_MATCH)
@@ -294,6 +302,7 @@ def read_dice(image: np.ndarray, model: DiceModel | None = None, diagnostics: li
         rgb = patch[..., ::-1] / (white[::-1] * shape)
         lab = rgb_to_lab(rgb)
         body = np.median(lab[_RING], axis=0)
+        edge = np.median(lab[_OUTER], axis=0)
         centre = np.median(lab[_CENTRE], axis=0)
         # Each side of the rim, body-coloured pixels only (a letter may reach into the rim);
         # a cocked die shows a differently lit face along one side.
@@ -315,6 +324,7 @@ def read_dice(image: np.ndarray, model: DiceModel | None = None, diagnostics: li
                 corners_img=corners_img,
                 lab=lab,
                 body=body,
+                edge=edge,
                 centre=centre,
                 centre_spread=float(
                     np.percentile(lab[_INNER][:, 0], 95) - np.percentile(lab[_INNER][:, 0], 5)

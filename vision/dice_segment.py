@@ -37,6 +37,7 @@ class Rectified:
     background: np.ndarray  # float32 grey level (0..255) of the bare tray/table, per pixel
     foreground: np.ndarray  # uint8 mask of die-like pixels
     margin_mm: float
+    seen: np.ndarray  # uint8 mask: 255 where the camera saw (the image's own area)
 
     def to_mm(self, x: float, y: float) -> tuple[float, float]:
         return x / SCALE - self.margin_mm, y / SCALE - self.margin_mm
@@ -121,7 +122,7 @@ def rectify(img: np.ndarray, tray: TrayView, marker_squares: list[np.ndarray] | 
     # Fill holes: a black patch or a dark letter inside a light die is still die.
     contours, _ = cv2.findContours(fg, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     cv2.drawContours(fg, contours, -1, 255, cv2.FILLED)
-    return Rectified(bgr, lab, to_rect, np.linalg.inv(to_rect), tray, bg_grey, fg, margin)
+    return Rectified(bgr, lab, to_rect, np.linalg.inv(to_rect), tray, bg_grey, fg, margin, seen)
 
 
 @dataclass(frozen=True)
@@ -216,6 +217,14 @@ class Regions:
     large: tuple[np.ndarray, ...]  # contours of regions bigger than a few dice (hands, cloths)
 
 
+def _cut_off(rect: Rectified, pts: np.ndarray) -> bool:
+    """Whether a region touches the edge of what the camera saw."""
+    h, w = rect.seen.shape
+    near = np.clip(pts + [[3, 0]], 0, [w - 1, h - 1]), np.clip(pts - [[3, 0]], 0, [w - 1, h - 1])
+    near += (np.clip(pts + [[0, 3]], 0, [w - 1, h - 1]), np.clip(pts - [[0, 3]], 0, [w - 1, h - 1]))
+    return any(bool((rect.seen[p[:, 1], p[:, 0]] == 0).any()) for p in near)
+
+
 def find_blobs(rect: Rectified, die_px: float) -> Regions:
     """Die-sized regions of the foreground (not yet split: see `split_touching`)."""
     n, labels, stats, _ = cv2.connectedComponentsWithStats(rect.foreground, connectivity=8)
@@ -242,6 +251,8 @@ def find_blobs(rect: Rectified, die_px: float) -> Regions:
             continue
         if blob.area < 0.6 * blob.extents[0] * blob.extents[1]:
             continue  # not a square or a row of squares: a strip of table, a shadow's edge
+        if _cut_off(rect, pts):
+            continue  # cut by the image's edge: a fingertip, or a die half out of view
         blobs.append(blob)
     return Regions(tuple(blobs), tuple(large))
 
