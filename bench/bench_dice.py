@@ -61,10 +61,15 @@ class Tally:
     frames_all_correct: int = 0
     frames: int = 0
     by_kind: dict[str, list[int]] = field(default_factory=dict)  # kind → [correct, flagged, wrong]
+    awkward: list[int] = field(default_factory=lambda: [0, 0, 0])  # cocked/touching/off/hidden
     wrong_examples: list[str] = field(default_factory=list)
 
     @property
     def dice(self) -> int:
+        return self.correct + self.flagged + self.wrong + sum(self.awkward)
+
+    @property
+    def readable(self) -> int:
         return self.correct + self.flagged + self.wrong
 
 
@@ -94,22 +99,24 @@ def run_reader(model: DiceModel, split: str, frames: int, seed0: int, keep: int 
         all_ok = True
         for truth in labels.dice:
             got = read.die(truth.name)
-            bins = tally.by_kind.setdefault(got.kind, [0, 0, 0])
+            readable = truth.on_tray and truth.visible and not truth.cocked and not truth.touching
+            bins = tally.by_kind.setdefault(got.kind, [0, 0, 0]) if readable else tally.awkward
             if got.certain and got.value == truth.value and truth.visible:
-                tally.correct += 1
-                bins[0] += 1
+                outcome = 0
             elif got.certain:
-                tally.wrong += 1
-                bins[2] += 1
-                all_ok = False
+                outcome = 2
                 tally.wrong_examples.append(
                     f"{split} seed {seed0 + i} {truth.name}: true {truth.value}, read {got.value} "
-                    f"({got.confidence:.2f}) font {scene.font}{' cocked' if truth.cocked else ''}"
+                    f"({got.confidence:.2f}) font {scene.font}{'' if readable else ' (awkward die)'}"
                 )
             else:
-                tally.flagged += 1
-                bins[1] += 1
-                all_ok = False
+                outcome = 1
+            bins[outcome] += 1
+            if readable:
+                tally.correct += outcome == 0
+                tally.flagged += outcome == 1
+                tally.wrong += outcome == 2
+            all_ok = all_ok and outcome == 0
         tally.frames += 1
         tally.frames_all_correct += all_ok
         if i < keep:
@@ -174,10 +181,18 @@ def pct(a: int, b: int) -> str:
 
 
 def report(name: str, t: Tally) -> dict[str, object]:
-    print(f"\n{name}: {t.dice} dice in {t.frames} frames")
-    print(f"  correct        {t.correct:6d}  {pct(t.correct, t.dice)}")
-    print(f"  flagged        {t.flagged:6d}  {pct(t.flagged, t.dice)}")
-    print(f"  silently wrong {t.wrong:6d}  {pct(t.wrong, t.dice)}")
+    wrong_all = t.wrong + t.awkward[2]
+    print(
+        f"\n{name}: {t.dice} dice in {t.frames} frames; {t.readable} readable (flat, apart, on the tray, in view)"
+    )
+    print(f"  readable dice: correct        {t.correct:6d}  {pct(t.correct, t.readable)}")
+    print(f"                 flagged        {t.flagged:6d}  {pct(t.flagged, t.readable)}")
+    print(f"                 silently wrong {t.wrong:6d}  {pct(t.wrong, t.readable)}")
+    c, f, w = t.awkward
+    print(
+        f"  awkward dice (cocked, touching, off the tray, hidden): {c + f + w}: flagged {pct(f, c + f + w)}, read right {pct(c, c + f + w)}, silently wrong {pct(w, c + f + w)}"
+    )
+    print(f"  all dice: silently wrong {wrong_all} of {t.dice} = {pct(wrong_all, t.dice)}")
     print(f"  all seven correct in {pct(t.frames_all_correct, t.frames)} of frames")
     for kind, (c, f, w) in sorted(t.by_kind.items()):
         print(
@@ -191,6 +206,8 @@ def report(name: str, t: Tally) -> dict[str, object]:
         "correct": t.correct,
         "flagged": t.flagged,
         "wrong": t.wrong,
+        "readable": t.readable,
+        "awkward": t.awkward,
         "all_seven_correct_frames": t.frames_all_correct,
         "by_kind": t.by_kind,
     }

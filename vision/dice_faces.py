@@ -164,6 +164,44 @@ def glyph_vectors(ink: np.ndarray) -> np.ndarray | None:
     return np.stack(out)
 
 
+def twin_doubt(best: FaceValue, faces: Sequence[FaceValue], ink: np.ndarray, turns: int) -> bool:
+    """True when `best` has a near-twin among `faces` that some fonts draw almost alike, and the
+    ink does not show the twin's missing part is really missing.
+
+    - O against Q: some fonts tuck Q's tail inside the bowl, leaving only a notch in the
+      counter; an O's counter is a clean convex hole.
+    - I against J: a J's hook makes the stroke wider than a bare I bar.
+    """
+    crop = glyph_crop(ink)
+    if crop is None:
+        return False
+    binary = (crop > 0.5).astype(np.uint8)
+    if best == "O" and "Q" in faces:
+        inv = (1 - binary).astype(np.uint8)
+        n, lab, stats, _ = cv2.connectedComponentsWithStats(inv, connectivity=4)
+        h, w = binary.shape
+        holes = [
+            i
+            for i in range(1, n)
+            if stats[i, 0] > 0
+            and stats[i, 1] > 0
+            and stats[i, 0] + stats[i, 2] < w
+            and stats[i, 1] + stats[i, 3] < h
+        ]
+        if len(holes) != 1:
+            return True
+        hole = (lab == holes[0]).astype(np.uint8)
+        contours, _ = cv2.findContours(hole, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        area = float(hole.sum())
+        hull = float(cv2.contourArea(cv2.convexHull(contours[0]))) + 0.5 * cv2.arcLength(contours[0], True)
+        # Measured: clean O counters 0.94-0.98 on the tune split; a tucked-in Q tail 0.89-0.93.
+        return area / max(hull, 1.0) < 0.94
+    if best == "I" and "J" in faces:
+        h, w = binary.shape if turns % 2 == 0 else binary.shape[::-1]
+        return w > 0.34 * h
+    return False
+
+
 @dataclass(frozen=True)
 class TemplateBank:
     """Template vectors by face value ("A", "7", "pips:3"), each value with several variants."""

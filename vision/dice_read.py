@@ -27,7 +27,16 @@ import cv2
 import numpy as np
 
 from vision.dice_colour import delta_e, rgb_to_lab
-from vision.dice_faces import PATCH, GlyphMatch, face_key, glyph_vectors, ink_coverage, match_glyph, pip_count
+from vision.dice_faces import (
+    PATCH,
+    GlyphMatch,
+    face_key,
+    glyph_vectors,
+    ink_coverage,
+    match_glyph,
+    pip_count,
+    twin_doubt,
+)
 from vision.dice_model import DiceModel, default_model
 from vision.dice_result import (
     COCKED,
@@ -103,6 +112,7 @@ class _Face:
     pos_mm: tuple[float, float]
     vectors: dict[str, np.ndarray | None]  # glyph vectors by ink colour name
     pips: dict[str, int | None]  # pip count by ink colour name
+    inks: dict[str, np.ndarray]  # ink coverage by ink colour name
 
 
 def _patch(img: np.ndarray, corners: np.ndarray) -> np.ndarray:
@@ -244,6 +254,7 @@ def _candidate_cost(
         return body_cost + min(paint_cost, NO_MATCH), (f1, d1, d2)
     if die.ink not in face.vectors:
         ink = ink_coverage(face.lab, face.body, labs[die.ink])
+        face.inks[die.ink] = ink
         face.vectors[die.ink] = glyph_vectors(ink)
         face.pips[die.ink] = pip_count(ink)
     vectors, pips = face.vectors[die.ink], face.pips[die.ink]
@@ -260,6 +271,9 @@ def _candidate_cost(
             match = replace(match, runner_up=pips, runner_up_score=match.score)
     elif pips is not None and pips >= 2:
         glyph_cost += 12.0  # round spots, not a letter
+    elif twin_doubt(match.best, die.faces, face.inks[die.ink], match.turns):
+        match = replace(match, runner_up_score=match.score)  # no margin: ask
+
     return body_cost + min(glyph_cost, NO_MATCH), match
 
 
@@ -334,6 +348,7 @@ def read_dice(image: np.ndarray, model: DiceModel | None = None, diagnostics: li
                 pos_mm=(x_mm, y_mm),
                 vectors={},
                 pips={},
+                inks={},
             )
         )
 

@@ -220,9 +220,11 @@ class Regions:
 def _cut_off(rect: Rectified, pts: np.ndarray) -> bool:
     """Whether a region touches the edge of what the camera saw."""
     h, w = rect.seen.shape
-    near = np.clip(pts + [[3, 0]], 0, [w - 1, h - 1]), np.clip(pts - [[3, 0]], 0, [w - 1, h - 1])
-    near += (np.clip(pts + [[0, 3]], 0, [w - 1, h - 1]), np.clip(pts - [[0, 3]], 0, [w - 1, h - 1]))
-    return any(bool((rect.seen[p[:, 1], p[:, 0]] == 0).any()) for p in near)
+    for off in np.array([[3, 0], [-3, 0], [0, 3], [0, -3]]):
+        p = np.clip(pts + off, 0, [w - 1, h - 1])
+        if (rect.seen[p[:, 1], p[:, 0]] == 0).any():
+            return True
+    return False
 
 
 def find_blobs(rect: Rectified, die_px: float) -> Regions:
