@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from vision.dice_faces import PATCH, glyph_vectors
-from vision.dice_read import _patch
+from vision.dice_measure import face_patch
 from vision.dieset import default_dieset
 from vision.synth import SceneOptions, render_scene, sample_scene
 from vision.synth.render import glyph_mask
@@ -32,7 +32,7 @@ def test_labels_put_each_die_where_its_colour_is():
     for d in labels.dice:
         if DS.die(d.name).kind != "letter":
             continue
-        patch = _patch(img, np.array(d.quad)).astype(np.float32)
+        patch = face_patch(img, np.array(d.quad)).astype(np.float32)
         rim = np.concatenate([patch[4:9].reshape(-1, 3), patch[-9:-4].reshape(-1, 3)])
         body_bgr = np.asarray(DS.colours[DS.die(d.name).body][::-1], np.float32)
         # Same hue family as the die's body (lighting changes brightness, not which channel leads).
@@ -46,7 +46,7 @@ def test_rendered_faces_are_never_mirrored(letter):
     )
     img, labels = render_scene(scene, DS)
     d = next(x for x in labels.dice if x.name == "white")
-    patch = _patch(img, np.array(d.quad))
+    patch = face_patch(img, np.array(d.quad))
     ink = (255.0 - patch.mean(axis=2)) / 255.0
     ink[ink < 0.4] = 0
     seen = glyph_vectors(ink)

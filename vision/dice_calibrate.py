@@ -23,6 +23,7 @@ import cv2
 import numpy as np
 
 from vision.dice_faces import PATCH, face_key, glyph_crop, glyph_vectors, ink_coverage, to_vector
+from vision.dice_measure import face_patch
 from vision.dice_model import DiceModel, dice_dir
 from vision.dice_result import DiceRead
 from vision.dice_templates import CANVAS, face_canvases, load_canvases, save_canvases
@@ -45,12 +46,6 @@ class LabelledFace:
     turns: int | None  # quarter turns that stand the glyph upright, when the read knew
 
 
-def _patch(image: np.ndarray, corners: Sequence[tuple[float, float]]) -> np.ndarray:
-    dst = np.float32([[0, 0], [PATCH, 0], [PATCH, PATCH], [0, PATCH]])
-    m = cv2.getPerspectiveTransform(dst, np.float32(corners))
-    return cv2.warpPerspective(image, m, (PATCH, PATCH), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
-
-
 def labelled_faces(image: np.ndarray, read: DiceRead, labels: Mapping[str, FaceValue]) -> list[LabelledFace]:
     """Pair each labelled die with its face in `read`; a die the read did not find is an error."""
     out = []
@@ -68,7 +63,11 @@ def labelled_faces(image: np.ndarray, read: DiceRead, labels: Mapping[str, FaceV
                 f"the {name} die is {', '.join(d.flags)}; roll again so it lies flat and apart"
             )
         turns = d.turns if d.value == value else None
-        out.append(LabelledFace(name, value, _patch(image, d.corners), d.body_lab, d.paint_lab, turns))
+        out.append(
+            LabelledFace(
+                name, value, face_patch(image, np.float32(d.corners)), d.body_lab, d.paint_lab, turns
+            )
+        )
     return out
 
 

@@ -3,10 +3,10 @@
 1. Find the tray (markers or plain dark tray) and look at it from straight above.
 2. Find die-sized regions; square up each top face (parallax-aware, see dice_segment).
 3. White-balance each face against the markers' paper (or the whitest dice) and the tray's
-   measured light, then measure its body colour in Lab.
+   measured light, then measure its body colour in Lab (dice_measure).
 4. Score every region against every die of the set: body colour plus the best of *that die's*
    faces (glyphs in four orientations, or the colour die's paint), and choose the assignment
-   of regions to dice with the lowest total cost. A die with no region is missing.
+   of regions to dice with the lowest total cost (dice_assign). A die with no region is missing.
 5. Every die gets a confidence from how clearly it won (face margin, identity margin) and
    flags for what looks wrong (cocked, touching, off the tray); below the threshold it says
    "uncertain" instead of guessing.
@@ -21,14 +21,15 @@ from __future__ import annotations
 import functools
 import math
 import time
-from dataclasses import dataclass, replace
+from dataclasses import replace
+from typing import Any
 
 import cv2
 import numpy as np
 
-from vision.dice_colour import delta_e, rgb_to_lab
+from vision.dice_assign import NO_MATCH, assign, identity_margin
+from vision.dice_colour import delta_e
 from vision.dice_faces import (
-    PATCH,
     GlyphMatch,
     face_key,
     glyph_vectors,
@@ -37,6 +38,7 @@ from vision.dice_faces import (
     pip_count,
     twin_doubt,
 )
+from vision.dice_measure import Face, measure, raw_face, white_reference
 from vision.dice_model import DiceModel, default_model
 from vision.dice_result import (
     COCKED,
@@ -52,8 +54,6 @@ from vision.dice_result import (
 )
 from vision.dice_segment import (
     SCALE,
-    Blob,
-    FaceSquare,
     Rectified,
     estimate_parallax,
     find_blobs,
@@ -62,12 +62,11 @@ from vision.dice_segment import (
     split_touching,
     top_face,
 )
-from vision.dice_tray import TrayView, _marker_squares, find_tray
+from vision.dice_tray import TrayView, find_tray, marker_squares
 from vision.dieset import DieSpec, FaceValue
 
-NO_MATCH = 30.0  # cost of a die that cannot be this region at all
-NULL_BLOB = 14.0  # cost of calling a region "not a die" (a glint, a token, a crumb)
-MISSING_DIE = 40.0  # cost of leaving a die unassigned
+# What a die's best face is: a glyph match, or a colour die's (paint, distance, runner-up distance).
+FaceRead = GlyphMatch | tuple[FaceValue, float, float] | None
 
 
 class DiceImageError(ValueError):
@@ -95,95 +94,6 @@ def _check_image(image: object) -> np.ndarray:
     return np.ascontiguousarray(image)
 
 
-@dataclass
-class _Face:
-    """Measurements of one candidate top face."""
-
-    blob: Blob
-    square: FaceSquare
-    corners_img: np.ndarray
-    lab: np.ndarray  # (PATCH, PATCH, 3) float Lab after white balance
-    body: np.ndarray  # Lab of the face's rim
-    edge: np.ndarray  # Lab of the outermost band (a colour die's body around its patch)
-    centre: np.ndarray  # Lab of its middle
-    centre_spread: float  # L* spread in the middle (paint is flat, glyphs are not)
-    ring_spread: float  # L* difference between the rim's four sides
-    excess: float  # how much longer the region is than a flat die could look (die sides)
-    pos_mm: tuple[float, float]
-    vectors: dict[str, np.ndarray | None]  # glyph vectors by ink colour name
-    pips: dict[str, int | None]  # pip count by ink colour name
-    inks: dict[str, np.ndarray]  # ink coverage by ink colour name
-
-
-def _patch(img: np.ndarray, corners: np.ndarray) -> np.ndarray:
-    dst = np.float32([[0, 0], [PATCH, 0], [PATCH, PATCH], [0, PATCH]])
-    m = cv2.getPerspectiveTransform(dst, corners.astype(np.float32))
-    return cv2.warpPerspective(
-        img, m, (PATCH, PATCH), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE
-    )
-
-
-_RING = np.zeros((PATCH, PATCH), bool)
-_a, _b = round(0.12 * PATCH), round(0.24 * PATCH)
-_RING[_a : PATCH - _a, _a : PATCH - _a] = True
-_RING[_b : PATCH - _b, _b : PATCH - _b] = False
-_OUTER = np.zeros((PATCH, PATCH), bool)
-_o1, _o2 = round(0.05 * PATCH), round(0.11 * PATCH)
-_OUTER[_o1 : PATCH - _o1, _o1 : PATCH - _o1] = True
-_OUTER[_o2 : PATCH - _o2, _o2 : PATCH - _o2] = False
-_SIDES = [np.zeros((PATCH, PATCH), bool) for _ in range(4)]
-_SIDES[0][_a:_b, _b : PATCH - _b] = True
-_SIDES[1][PATCH - _b : PATCH - _a, _b : PATCH - _b] = True
-_SIDES[2][_b : PATCH - _b, _a:_b] = True
-_SIDES[3][_b : PATCH - _b, PATCH - _b : PATCH - _a] = True
-_c = round(0.34 * PATCH)
-_CENTRE = np.zeros((PATCH, PATCH), bool)
-_CENTRE[_c : PATCH - _c, _c : PATCH - _c] = True
-_i = round(0.2 * PATCH)
-_INNER = np.zeros((PATCH, PATCH), bool)  # where paint must be even (pips and letters are not)
-_INNER[_i : PATCH - _i, _i : PATCH - _i] = True
-
-
-def _white_reference(
-    rect: Rectified, tray: TrayView, raw_rings: list[tuple[np.ndarray, float]], model: DiceModel
-) -> np.ndarray:
-    """BGR of reference white where the tray is lit at its median level.
-
-    The markers' paper when present; otherwise the whitest dice, which the set says are white
-    (the brightest in their darkest channel: a white die stays bright in all three colours
-    under any lamp, a yellow one loses its blue).
-    """
-    if tray.white_refs:
-        vals = []
-        for x, y, bgr in tray.white_refs:
-            rx, ry = rect.to_rect(x, y)
-            vals.append(np.asarray(bgr, np.float64) / rect.shape_at(rx, ry))
-        return np.median(np.array(vals), axis=0)
-    if not raw_rings:
-        return np.array([255.0, 255.0, 255.0])
-    flat = np.array([bgr / shape for bgr, shape in raw_rings])
-    order = np.argsort(-flat.min(axis=1))
-    top = flat[order[: min(2, len(order))]]
-    white_die = np.asarray(model.dieset.colours.get("white", (240, 240, 240)), np.float64)[::-1] / 255.0
-    return np.median(top, axis=0) / np.maximum(white_die, 0.2)
-
-
-def _measure(
-    img: np.ndarray, rect: Rectified, blob: Blob, square: FaceSquare, expected: tuple[float, float]
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
-    corners_rect = square.corners()
-    corners_img = cv2.perspectiveTransform(corners_rect.reshape(1, 4, 2), rect.rect_to_image)[0]
-    patch = _patch(img, corners_img).astype(np.float32)
-    shape = rect.shape_at(*square.centre)
-    ring = np.median(patch[_RING], axis=0)
-    return corners_img, patch, ring, shape
-
-
-@functools.cache
-def _popcount(full: int) -> np.ndarray:
-    return np.array([bin(m).count("1") for m in range(full)])
-
-
 @functools.cache
 def _single_threaded_blas() -> None:
     """Use one BLAS thread: the reader's matrices are tiny, and on a busy machine a pool of BLAS
@@ -195,46 +105,9 @@ def _single_threaded_blas() -> None:
     threadpool_limits(limits=1, user_api="blas")
 
 
-def _assign(cost: np.ndarray) -> tuple[float, list[int]]:
-    """Minimum-cost assignment of regions (rows) to dice (columns) or to nothing (-1).
-
-    Dynamic programming over subsets of dice, vectorised over the subsets: exact, and fast for
-    seven dice and a handful of regions.
-    """
-    n_blobs, n_dice = cost.shape
-    full = 1 << n_dice
-    masks = np.arange(full)
-    best = np.full(full, np.inf)
-    best[0] = 0.0
-    choices = []
-    for i in range(n_blobs):
-        nxt = best + NULL_BLOB
-        choice = np.full(full, -1, np.int64)
-        for d in range(n_dice):
-            bit = 1 << d
-            without = masks[(masks & bit) == 0]
-            cand = best[without] + cost[i, d]
-            better = cand < nxt[without | bit]
-            nxt[(without | bit)[better]] = cand[better]
-            choice[(without | bit)[better]] = d
-        best = nxt
-        choices.append(choice)
-    unused = n_dice - _popcount(full)
-    totals = best + MISSING_DIE * unused
-    mask = int(np.argmin(totals))
-    total = float(totals[mask])
-    out = [-1] * n_blobs
-    for i in range(n_blobs - 1, -1, -1):
-        d = int(choices[i][mask])
-        out[i] = d
-        if d >= 0:
-            mask &= ~(1 << d)
-    return total, out
-
-
 def _candidate_cost(
-    face: _Face, die: DieSpec, model: DiceModel, labs: dict[str, np.ndarray]
-) -> tuple[float, GlyphMatch | tuple[FaceValue, float, float] | None]:
+    face: Face, die: DieSpec, model: DiceModel, labs: dict[str, np.ndarray]
+) -> tuple[float, FaceRead]:
     """How well a region fits a die, and the die's best face there."""
     if die.kind == "colour" and die.patch < 0.95:
         # A painted patch on a body: the outermost band shows the body (its rim is shaded, so
@@ -250,7 +123,7 @@ def _candidate_cost(
     if die.kind == "colour":
         dists = sorted((float(delta_e(face.centre, labs[str(f)])), f) for f in die.faces)
         (d1, f1), (d2, _) = dists[0], dists[1] if len(dists) > 1 else (float("inf"), None)
-        paint_cost = (d1 / 10.0) ** 2 + (face.centre_spread / 8.0) ** 2
+        paint_cost = (d1 / 10.0) ** 2 + (face.paint_spread / 8.0) ** 2
         return body_cost + min(paint_cost, NO_MATCH), (f1, d1, d2)
     if die.ink not in face.vectors:
         ink = ink_coverage(face.lab, face.body, labs[die.ink])
@@ -273,11 +146,28 @@ def _candidate_cost(
         glyph_cost += 12.0  # round spots, not a letter
     elif twin_doubt(match.best, die.faces, face.inks[die.ink], match.turns):
         match = replace(match, runner_up_score=match.score)  # no margin: ask
-
     return body_cost + min(glyph_cost, NO_MATCH), match
 
 
-def read_dice(image: np.ndarray, model: DiceModel | None = None, diagnostics: list | None = None) -> DiceRead:
+def _reaches_over_tray(large: tuple[np.ndarray, ...], rect: Rectified, tray: TrayView) -> bool:
+    """A hand (or anything big) reaching over the tray itself. Resting on the table beside it
+    is fine; over the dice it may hide or move one."""
+    m = rect.margin_mm * SCALE
+    for contour in large:
+        inside = (
+            (contour[:, 0] > m + 10 * SCALE)
+            & (contour[:, 0] < m + (tray.width_mm - 10) * SCALE)
+            & (contour[:, 1] > m + 10 * SCALE)
+            & (contour[:, 1] < m + (tray.height_mm - 10) * SCALE)
+        )
+        if inside.any():
+            return True
+    return False
+
+
+def read_dice(
+    image: np.ndarray, model: DiceModel | None = None, diagnostics: list[dict[str, Any]] | None = None
+) -> DiceRead:
     """Read every die of the set from a BGR frame (see the module docstring).
 
     `diagnostics`, when given, receives one dict of measurements per assigned die (for tuning).
@@ -291,7 +181,7 @@ def read_dice(image: np.ndarray, model: DiceModel | None = None, diagnostics: li
     labs = model.colour_labs
     gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
     tray = find_tray(img, ds.tray, gray)
-    squares = list(_marker_squares(ds.tray).values()) if tray.method == "markers" else None
+    squares = list(marker_squares(ds.tray).values()) if tray.method == "markers" else None
     t1 = time.perf_counter()
     rect = rectify(img, tray, squares)
     die_px = ds.die_size_mm * SCALE
@@ -305,66 +195,32 @@ def read_dice(image: np.ndarray, model: DiceModel | None = None, diagnostics: li
     t2 = time.perf_counter()
 
     # Square up each face and measure it.
-    raw: list[tuple[Blob, FaceSquare, np.ndarray, np.ndarray, np.ndarray, float]] = []
-    for blob in blobs:
-        square = top_face(blob, side, nadir)
-        corners_img, patch, ring, shape = _measure(img, rect, blob, square, (side, side))
-        raw.append((blob, square, corners_img, patch, ring, shape))
-    white = _white_reference(rect, tray, [(r[4], r[5]) for r in raw], model)
-    faces: list[_Face] = []
-    for blob, square, corners_img, patch, _ring, shape in raw:
-        rgb = patch[..., ::-1] / (white[::-1] * shape)
-        lab = rgb_to_lab(rgb)
-        body = np.median(lab[_RING], axis=0)
-        edge = np.median(lab[_OUTER], axis=0)
-        centre = np.median(lab[_CENTRE], axis=0)
-        # Each side of the rim, body-coloured pixels only (a letter may reach into the rim);
-        # a cocked die shows a differently lit face along one side.
-        near = (np.hypot(lab[..., 1] - body[1], lab[..., 2] - body[2]) < 14.0) & (
-            np.abs(lab[..., 0] - body[0]) < 35.0
-        )
-        sides = [float(np.median(lab[s & near][:, 0])) for s in _SIDES if (s & near).sum() > 0.25 * s.sum()]
-        flat_u, flat_v = flat_extents(blob, die_px, k, nadir)
-        excess = max(blob.extents[0] - flat_u, blob.extents[1] - flat_v) / die_px
+    raws = [raw_face(img, rect, blob, top_face(blob, side, nadir)) for blob in blobs]
+    white = white_reference(rect, tray, raws, model)
+    faces: list[Face] = []
+    for raw in raws:
+        face = measure(raw, white)
+        flat_u, flat_v = flat_extents(raw.blob, die_px, k, nadir)
+        face.excess = max(raw.blob.extents[0] - flat_u, raw.blob.extents[1] - flat_v) / die_px
         # Where the die stands: its top face is seen pushed away from the camera's foot point by
         # parallax (a factor 1 + k), so undo that before asking whether it is on the tray.
-        gx = nadir[0] + (square.centre[0] - nadir[0]) / (1 + k)
-        gy = nadir[1] + (square.centre[1] - nadir[1]) / (1 + k)
-        x_mm, y_mm = rect.to_mm(gx, gy)
-        faces.append(
-            _Face(
-                blob=blob,
-                square=square,
-                corners_img=corners_img,
-                lab=lab,
-                body=body,
-                edge=edge,
-                centre=centre,
-                centre_spread=float(
-                    np.percentile(lab[_INNER][:, 0], 95) - np.percentile(lab[_INNER][:, 0], 5)
-                ),
-                ring_spread=(max(sides) - min(sides)) if len(sides) >= 2 else 0.0,
-                excess=excess,
-                pos_mm=(x_mm, y_mm),
-                vectors={},
-                pips={},
-                inks={},
-            )
-        )
+        cx, cy = raw.square.centre
+        face.pos_mm = rect.to_mm(nadir[0] + (cx - nadir[0]) / (1 + k), nadir[1] + (cy - nadir[1]) / (1 + k))
+        faces.append(face)
 
     # Score every region against every die, then assign.
     n_dice = len(ds.dice)
     cost = np.full((len(faces), n_dice), NO_MATCH * 2)
-    reads: dict[tuple[int, int], GlyphMatch | tuple[FaceValue, float, float] | None] = {}
+    reads: dict[tuple[int, int], FaceRead] = {}
     for i, face in enumerate(faces):
         for j, die in enumerate(ds.dice):
             cost[i, j], reads[i, j] = _candidate_cost(face, die, model, labs)
     t3 = time.perf_counter()
     if diagnostics is not None:
         diagnostics.append(
-            {"cost": cost.copy(), "faces": [(f.square.centre, f.body, f.centre) for f in faces]}
+            {"cost": cost.copy(), "faces": [(f.raw.square.centre, f.body, f.centre) for f in faces]}
         )
-    total, assignment = _assign(cost) if faces else (MISSING_DIE * n_dice, [])
+    total, assignment = assign(cost)
 
     dice_reads: list[DieRead] = []
     for j, die in enumerate(ds.dice):
@@ -373,11 +229,9 @@ def read_dice(image: np.ndarray, model: DiceModel | None = None, diagnostics: li
             continue
         i = assignment.index(j)
         face = faces[i]
-        # Identity margin: the best assignment in which this region is *not* this die.
-        alt = cost.copy()
-        alt[i, j] = NO_MATCH * 4
-        alt_total, _ = _assign(alt)
-        conf_identity = _sigmoid(alt_total - total, th.identity_margin)
+        # Identity margin: how much worse the best assignment is where this region is not this die.
+        margin_id = identity_margin(cost, total, i, j)
+        conf_identity = _sigmoid(margin_id, th.identity_margin)
         read = reads[i, j]
         alternatives: tuple[tuple[FaceValue, float], ...] = ()
         turns = 0
@@ -404,7 +258,7 @@ def read_dice(image: np.ndarray, model: DiceModel | None = None, diagnostics: li
             flags.append(UNCERTAIN)
         if flags and confidence >= th.confidence:
             confidence = min(confidence, th.confidence - 0.01)
-        c = face.corners_img.mean(axis=0)
+        c = face.raw.corners_img.mean(axis=0)
         if diagnostics is not None:
             diagnostics.append(
                 {
@@ -412,7 +266,7 @@ def read_dice(image: np.ndarray, model: DiceModel | None = None, diagnostics: li
                     "value": value,
                     "ring_spread": face.ring_spread,
                     "excess": face.excess,
-                    "identity_margin": alt_total - total,
+                    "identity_margin": margin_id,
                     "score": read.score if isinstance(read, GlyphMatch) else None,
                     "margin": read.margin if isinstance(read, GlyphMatch) else None,
                     "colour_margin": (read[2] - read[1]) if isinstance(read, tuple) else None,
@@ -428,7 +282,7 @@ def read_dice(image: np.ndarray, model: DiceModel | None = None, diagnostics: li
                 confidence=float(confidence),
                 flags=tuple(flags),
                 centre=(float(c[0]), float(c[1])),
-                corners=tuple((float(x), float(y)) for x, y in face.corners_img),
+                corners=tuple((float(x), float(y)) for x, y in face.raw.corners_img),
                 alternatives=alternatives,
                 turns=turns,
                 body_lab=(float(face.body[0]), float(face.body[1]), float(face.body[2])),
@@ -436,19 +290,8 @@ def read_dice(image: np.ndarray, model: DiceModel | None = None, diagnostics: li
             )
         )
     frame_flags: list[str] = []
-    # A hand (or anything big) reaching over the tray itself: resting on the table beside it
-    # is fine, over the dice it may hide or move one.
-    m = rect.margin_mm * SCALE
-    for contour in regions.large:
-        inside = (
-            (contour[:, 0] > m + 10 * SCALE)
-            & (contour[:, 0] < m + (tray.width_mm - 10) * SCALE)
-            & (contour[:, 1] > m + 10 * SCALE)
-            & (contour[:, 1] < m + (tray.height_mm - 10) * SCALE)
-        )
-        if inside.any():
-            frame_flags.append(HAND)
-            break
+    if _reaches_over_tray(regions.large, rect, tray):
+        frame_flags.append(HAND)
     if tray.method == "frame":
         frame_flags.append(NO_TRAY)
     if sum(1 for a in assignment if a < 0) > 0:

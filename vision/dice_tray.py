@@ -38,7 +38,7 @@ class TrayView:
         return 0.0 <= x_mm <= self.width_mm and 0.0 <= y_mm <= self.height_mm
 
 
-def _marker_squares(tray: TraySpec) -> dict[int, np.ndarray]:
+def marker_squares(tray: TraySpec) -> dict[int, np.ndarray]:
     """Each marker's black square corners (TL, TR, BR, BL as ArUco reports them) in tray mm."""
     w, h, m, i = tray.width_mm, tray.height_mm, tray.marker_size_mm, tray.marker_inset_mm
     origins = ((i, i), (w - i - m, i), (w - i - m, h - i - m), (i, h - i - m))
@@ -101,7 +101,7 @@ def find_tray_by_markers(img: np.ndarray, gray: np.ndarray, tray: TraySpec) -> T
         crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.05)
         pts = cv2.cornerSubPix(gray, pts, (5, 5), (-1, -1), crit)
         corners = tuple(pts.reshape(-1, 1, 4, 2)[i] for i in range(len(corners)))
-    squares = _marker_squares(tray)
+    squares = marker_squares(tray)
     src, dst, found = [], [], []
     for c, i in zip(corners, np.asarray(ids).reshape(-1), strict=True):
         if int(i) in squares and int(i) not in found:
