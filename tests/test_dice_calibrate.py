@@ -138,3 +138,27 @@ def test_cli_explains_bad_labels(tmp_path, capsys, args, message):
     code = main(["calibrate-dice", str(DATA / "markers.jpg"), *args, "--data", str(tmp_path)])
     assert code == 1
     assert message in capsys.readouterr().err
+
+
+def test_damaged_calibration_data_is_reported_not_crashed_on(tmp_path, capsys):
+    folder = dice_dir(tmp_path)
+    folder.mkdir(parents=True)
+    (folder / "templates.npz").write_bytes(b"PK\x03\x04 not really a zip")
+    assert main(["read-dice", str(DATA / "markers.jpg"), "--data", str(tmp_path)]) == 1
+    assert "templates.npz is damaged" in capsys.readouterr().err
+    (folder / "templates.npz").unlink()
+    (folder / "dieset.toml").write_text("[colours]\n")
+    assert main(["read-dice", str(DATA / "markers.jpg"), "--data", str(tmp_path)]) == 1
+    assert "default dice" in capsys.readouterr().err
+
+
+def test_calibration_notices_a_camera_with_red_and_blue_exchanged(tmp_path, capsys):
+    img = cv2.imread(str(DATA / "markers.jpg"))
+    swapped = tmp_path / "rgb.png"
+    cv2.imwrite(str(swapped), np.ascontiguousarray(img[..., ::-1]))
+    labels = json.loads((DATA / "labels.json").read_text())["markers"]["dice"]
+    text = ",".join(f"{d['name']}={d['value']}" for d in labels)
+    main(["calibrate-dice", str(swapped), "--labels", text, "--data", str(tmp_path / "d")])
+    assert "red and blue exchanged" in capsys.readouterr().err
+    main(["calibrate-dice", str(DATA / "markers.jpg"), "--labels", text, "--data", str(tmp_path / "e")])
+    assert "exchanged" not in capsys.readouterr().err

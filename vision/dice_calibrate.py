@@ -22,6 +22,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.dice_colour import delta_e
 from vision.dice_faces import PATCH, face_key, glyph_crop, glyph_vectors, ink_coverage, to_vector
 from vision.dice_measure import face_patch
 from vision.dice_model import DiceModel, dice_dir
@@ -69,6 +70,27 @@ def labelled_faces(image: np.ndarray, read: DiceRead, labels: Mapping[str, FaceV
             )
         )
     return out
+
+
+def _body_fit(read: DiceRead, model: DiceModel) -> float:
+    """Mean colour distance between the dice found and the set's body colours."""
+    labs = model.colour_labs
+    dists = [
+        float(delta_e(np.asarray(d.body_lab), labs[model.dieset.die(d.die).body]))
+        for d in read.dice
+        if d.body_lab is not None and d.kind == "letter"
+    ]
+    return float(np.mean(dists)) if dists else float("inf")
+
+
+def channels_look_swapped(image: np.ndarray, read: DiceRead, model: DiceModel) -> bool:
+    """True when the dice's colours fit the set far better with red and blue exchanged: the
+    camera delivers RGB where BGR is expected (picamera2's format names invite this)."""
+    from vision.dice_read import read_dice
+
+    as_is = _body_fit(read, model)
+    swapped = _body_fit(read_dice(np.ascontiguousarray(image[..., ::-1]), model), model)
+    return swapped < 0.6 * as_is
 
 
 def _lab_to_rgb255(lab: np.ndarray) -> tuple[int, int, int]:

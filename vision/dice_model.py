@@ -11,15 +11,16 @@ user's own dice (``referee calibrate-dice``) writes a data folder that overrides
 from __future__ import annotations
 
 import os
+import zipfile
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
 
 from vision.dice_colour import reference_labs
-from vision.dice_faces import TemplateBank
+from vision.dice_faces import CANVAS, TemplateBank
 from vision.dice_templates import bank_from_canvases, default_bank, load_canvases
-from vision.dieset import DieSet, default_dieset, load
+from vision.dieset import DieSet, DieSetError, default_dieset, load
 
 
 @dataclass(frozen=True)
@@ -61,6 +62,10 @@ class DiceModel:
         return replace(self, dieset=dieset)
 
 
+class CalibrationDataError(ValueError):
+    """The data folder's dice files cannot be used; the message names the file and the fix."""
+
+
 def default_data_dir() -> Path:
     """$XDG_DATA_HOME/referee (~/.local/share/referee when unset)."""
     base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
@@ -82,12 +87,22 @@ def load_model(data_dir: Path | None) -> DiceModel:
         return model
     folder = dice_dir(data_dir)
     ds_path = folder / "dieset.toml"
-    dieset = load(ds_path) if ds_path.is_file() else model.dieset
+    try:
+        dieset = load(ds_path) if ds_path.is_file() else model.dieset
+    except DieSetError as exc:
+        raise CalibrationDataError(f"{exc} (fix it, or delete it to go back to the default dice)") from None
     bank = model.bank
     learned = 0
     tpl = folder / "templates.npz"
     if tpl.is_file():
-        keys, canvases = load_canvases(tpl)
+        try:
+            keys, canvases = load_canvases(tpl)
+            if canvases.shape[1:] != (CANVAS, CANVAS) or len(keys) != len(canvases):
+                raise ValueError("unexpected shape")
+        except (OSError, ValueError, KeyError, zipfile.BadZipFile) as exc:
+            raise CalibrationDataError(
+                f"{tpl} is damaged ({exc}); delete it and run referee calibrate-dice again"
+            ) from None
         extra = bank_from_canvases(keys, canvases)
         bank = TemplateBank(np.concatenate([bank.vectors, extra.vectors]), bank.keys + extra.keys)
         learned = len(keys)

@@ -7,8 +7,8 @@ folder: measured colours, face templates and the crops themselves.
     referee calibrate-dice roll1.jpg roll2.jpg --labels "green=B,white=O,yellow=R,red=V,blue=A,colour=green,theme=1"
     referee calibrate-dice --faces green=BOLNRU --faces white=AEIKST    # record the real face lists
 
-It also checks the camera's channel order on the red die (a camera delivering RGB where
-OpenCV expects BGR shows the red die as blue) and says so.
+It also checks the camera's channel order: when the dice's colours fit the set far better with
+red and blue exchanged, the camera delivers RGB where OpenCV expects BGR, and it says so.
 """
 
 from __future__ import annotations
@@ -17,10 +17,9 @@ import argparse
 import sys
 from pathlib import Path
 
-from hardware.camera import channels_swapped
-from vision.dice_calibrate import CalibrationError, labelled_faces, learn, record_faces
+from vision.dice_calibrate import CalibrationError, channels_look_swapped, labelled_faces, learn, record_faces
 from vision.dice_image import ImageDecodeError, decode_image
-from vision.dice_model import default_data_dir, dice_dir, load_model
+from vision.dice_model import CalibrationDataError, default_data_dir, dice_dir, load_model
 from vision.dice_read import DiceImageError, read_dice
 from vision.dieset import DieSet, DieSetError, FaceValue
 
@@ -119,7 +118,7 @@ def run(args: argparse.Namespace) -> int:
     data_dir = args.data if args.data is not None else default_data_dir()
     try:
         model = load_model(data_dir)
-    except DieSetError as exc:
+    except (DieSetError, CalibrationDataError) as exc:
         print(f"referee calibrate-dice: {exc}", file=sys.stderr)
         return 1
     if args.faces:
@@ -148,6 +147,12 @@ def run(args: argparse.Namespace) -> int:
             print(f"referee calibrate-dice: {path}: {exc}", file=sys.stderr)
             return 1
         print(f"{path}: read letters {read.letters}, colour {read.colour}, theme {read.theme}")
+        if channels_look_swapped(image, read, model):
+            print(
+                "warning: the dice's colours fit far better with red and blue exchanged: this camera "
+                "delivers RGB where BGR is expected; open it with swap_rb=True (hardware.camera)",
+                file=sys.stderr,
+            )
         try:
             labels = (
                 parse_labels(model.dieset, args.labels[i])
@@ -155,16 +160,12 @@ def run(args: argparse.Namespace) -> int:
                 else _ask(model.dieset, {d.die: d.value for d in read.dice})
             )
             faces = labelled_faces(image, read, labels)
+        except EOFError:
+            print("referee calibrate-dice: input ended before every die was confirmed", file=sys.stderr)
+            return 1
         except CalibrationError as exc:
             print(f"referee calibrate-dice: {path}: {exc}", file=sys.stderr)
             return 1
-        red = next((f for f in faces if model.dieset.die(f.die).body == "red"), None)
-        if red is not None and channels_swapped(red.patch[12:36, 12:36]):
-            print(
-                "warning: the red die looks blue: this camera delivers RGB where BGR is expected; "
-                "open it with swap_rb=True (hardware.camera)",
-                file=sys.stderr,
-            )
         model = learn(model, faces, data_dir)
         total += len(faces)
     if args.images:

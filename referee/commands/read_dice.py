@@ -19,7 +19,7 @@ import cv2
 
 from vision.dice_debug import draw_read
 from vision.dice_image import ImageDecodeError, decode_image
-from vision.dice_model import DiceModel, default_data_dir, load_model
+from vision.dice_model import CalibrationDataError, DiceModel, default_data_dir, load_model
 from vision.dice_read import DiceImageError, read_dice
 from vision.dieset import DieSetError, load
 
@@ -75,8 +75,8 @@ def run(args: argparse.Namespace) -> int:
     except DiceImageError as exc:
         print(f"referee read-dice: {args.image}: {exc}", file=sys.stderr)
         return 1
-    except DieSetError as exc:
-        print(f"referee read-dice: die set: {exc}", file=sys.stderr)
+    except (DieSetError, CalibrationDataError) as exc:
+        print(f"referee read-dice: {exc}", file=sys.stderr)
         return 1
     result = read.to_json()
     log.debug("timings (ms): %s", read.timings_ms)
