@@ -10,8 +10,9 @@ when there is none (end of a file source, a dropped frame). The daemon does not 
 
 Colour needs a camera that does not change its mind: after calibration, `lock()` fixes
 exposure and white balance. picamera2's format names and OpenCV's BGR order disagree in
-practice (picamera2 issue 1325), so calibration checks the order on the red die
-(`channels_swapped`) and the source can swap red and blue (``swap_rb=True``).
+practice (picamera2 issue 1325), so calibration checks the order (`channels_swapped` on a
+red target; ``referee calibrate-dice`` on the dice's colours) and the source can swap red and
+blue (``swap_rb=True``).
 """
 
 from __future__ import annotations
