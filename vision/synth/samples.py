@@ -3,7 +3,7 @@
     /work/venv/bin/python -m vision.synth.samples tests/data/dice referee/data/demo/dice
 
 Everything is rendered from fixed seeds (tune fonts only, so the files can be remade on any
-machine with fonts-dejavu-core and fonts-liberation); nothing is hand-picked.
+machine with fonts-dejavu-core, fonts-dejavu-extra and fonts-liberation); nothing is hand-picked.
 """
 
 from __future__ import annotations

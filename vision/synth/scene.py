@@ -20,8 +20,8 @@ from vision.dieset import DieSet, DieSpec, FaceValue
 FONT_DIRS = (Path("/usr/share/fonts"), Path("/usr/local/share/fonts"))
 
 # Bold sans-serif faces: the reader's templates are made from the tune fonts; the held-out
-# fonts are never seen while tuning (Debian packages: fonts-dejavu-core, fonts-liberation for
-# tune; fonts-freefont-ttf, fonts-open-sans, fonts-lato, fonts-roboto-unhinted,
+# fonts are never seen while tuning (Debian packages: fonts-dejavu-core, fonts-dejavu-extra,
+# fonts-liberation for tune; fonts-freefont-ttf, fonts-open-sans, fonts-lato, fonts-roboto-unhinted,
 # fonts-clear-sans for heldout).
 TUNE_FONTS = ("DejaVuSans-Bold.ttf", "LiberationSans-Bold.ttf", "DejaVuSansCondensed-Bold.ttf")
 HELDOUT_FONTS = (
@@ -31,7 +31,10 @@ HELDOUT_FONTS = (
     "Roboto-Bold.ttf",
     "ClearSans-Bold.ttf",
 )
-FONT_PACKAGES = "fonts-dejavu-core fonts-liberation fonts-freefont-ttf fonts-open-sans fonts-lato fonts-roboto-unhinted fonts-clear-sans"
+FONT_PACKAGES = (
+    "fonts-dejavu-core fonts-dejavu-extra fonts-liberation "
+    "fonts-freefont-ttf fonts-open-sans fonts-lato fonts-roboto-unhinted fonts-clear-sans"
+)
 
 SPLITS = ("tune", "heldout")
 TRAY_COLOURS = ((22, 22, 24), (18, 34, 26), (20, 26, 44), (38, 28, 22), (30, 30, 32), (12, 12, 12))
