@@ -214,16 +214,23 @@ class Picamera2Source(_SourceBase):  # pragma: no cover - needs a Raspberry Pi c
         self.cam.close()
 
 
-def open_source(spec: str, swap_rb: bool = False, loop: bool = True, fps: float | None = None) -> FrameSource:
+def open_source(
+    spec: str,
+    swap_rb: bool = False,
+    loop: bool = True,
+    fps: float | None = None,
+    fallback: str | Path | None = None,
+) -> FrameSource:
     """A source from a spec: "auto", "picamera", "v4l2:0", "/dev/video0", a folder or a video file.
 
-    "auto" tries picamera2, then V4L2 device 0, and raises CameraError naming both failures.
+    "auto" tries picamera2, then V4L2 device 0, then `fallback` (a folder or video file, e.g.
+    the demo's ``referee/data/demo/dice``), and raises CameraError naming every failure.
     """
     if spec == "auto":
         errors = []
-        for attempt in ("picamera", "v4l2:0"):
+        for attempt in ("picamera", "v4l2:0", *([str(fallback)] if fallback else [])):
             try:
-                return open_source(attempt, swap_rb)
+                return open_source(attempt, swap_rb, loop, fps)
             except CameraError as exc:
                 errors.append(str(exc))
         raise CameraError("no camera found: " + "; ".join(errors))

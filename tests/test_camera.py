@@ -64,3 +64,13 @@ def test_unknown_or_missing_cameras_raise_a_clear_error(spec):
 def test_an_empty_folder_is_an_error(tmp_path):
     with pytest.raises(CameraError, match="no images"):
         open_source(str(tmp_path))
+
+
+def test_auto_falls_back_to_the_demo_folder_when_there_is_no_camera():
+    # No Pi camera and no /dev/video0 on the test machine: the demo folder is used.
+    src = open_source("auto", fallback=DEMO)
+    assert isinstance(src, FolderSource)
+    frame = src.read()
+    assert frame is not None and frame.shape == (720, 1280, 3)
+    with pytest.raises(CameraError, match="no camera found"):
+        open_source("auto")
