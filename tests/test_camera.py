@@ -67,7 +67,8 @@ def test_an_empty_folder_is_an_error(tmp_path):
 
 
 def test_auto_falls_back_to_the_demo_folder_when_there_is_no_camera():
-    # No Pi camera and no /dev/video0 on the test machine: the demo folder is used.
+    if Path("/dev/video0").exists():
+        pytest.skip("this machine has a camera")
     src = open_source("auto", fallback=DEMO)
     assert isinstance(src, FolderSource)
     frame = src.read()
