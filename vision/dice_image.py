@@ -80,10 +80,15 @@ def decode_image(data: bytes) -> np.ndarray:
         w, h = size
         if w <= 0 or h <= 0 or w * h > MAX_PIXELS:
             raise ImageDecodeError(f"the {fmt} header declares {w}×{h} pixels, which is not a camera frame")
+    log = cv2.utils.logging
+    level = log.getLogLevel()
+    log.setLogLevel(log.LOG_LEVEL_ERROR)  # damage is reported below, in words, not as a warning
     try:
         img = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
     except cv2.error as exc:  # pragma: no cover - OpenCV reports most damage by returning None
         raise ImageDecodeError(f"the {fmt} data is damaged ({exc.err})") from None
+    finally:
+        log.setLogLevel(level)
     if img is None:
         raise ImageDecodeError(f"the {fmt} data is damaged or truncated")
     return img
