@@ -1,0 +1,197 @@
+"""Find the dice tray: by the ArUco markers in its corners, or as the plain dark rectangle.
+
+The result maps the image to *tray millimetres* (x right along the tray's long side, y down),
+which is where the dice are segmented. The markers also give white (their paper) and black
+(their ink) references for colour; a plain tray gives neither.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.dieset import TraySpec
+
+# Margin around the tray that the reader still looks at (dice that jumped just off it), mm.
+OFF_TRAY_MARGIN_MM = 45.0
+
+
+@dataclass(frozen=True)
+class TrayView:
+    """Where the tray is in an image, and the colour references found on it."""
+
+    image_to_tray: np.ndarray  # 3x3 homography, image pixels → tray mm
+    width_mm: float
+    height_mm: float
+    quad: np.ndarray  # (4, 2) tray corners in the image: TL, TR, BR, BL
+    markers: int  # how many corner markers were found (0 = plain tray)
+    method: str  # "markers", "plain", "frame" (no tray found: the whole image)
+    white_refs: tuple[tuple[float, float, np.ndarray], ...] = ()  # (x_mm, y_mm, BGR 0..255)
+    black_refs: tuple[tuple[float, float, np.ndarray], ...] = ()
+
+    def tray_to_image(self) -> np.ndarray:
+        return np.linalg.inv(self.image_to_tray)
+
+    def contains(self, x_mm: float, y_mm: float) -> bool:
+        return 0.0 <= x_mm <= self.width_mm and 0.0 <= y_mm <= self.height_mm
+
+
+def marker_squares(tray: TraySpec) -> dict[int, np.ndarray]:
+    """Each marker's black square corners (TL, TR, BR, BL as ArUco reports them) in tray mm."""
+    w, h, m, i = tray.width_mm, tray.height_mm, tray.marker_size_mm, tray.marker_inset_mm
+    origins = ((i, i), (w - i - m, i), (w - i - m, h - i - m), (i, h - i - m))
+    out = {}
+    for mid, (x, y) in zip(tray.marker_ids, origins, strict=True):
+        out[mid] = np.array([[x, y], [x + m, y], [x + m, y + m], [x, y + m]], np.float64)
+    return out
+
+
+_DETECTORS: dict[str, cv2.aruco.ArucoDetector] = {}
+
+
+def _detector(name: str) -> cv2.aruco.ArucoDetector:
+    if name not in _DETECTORS:
+        code = getattr(cv2.aruco, name, None)
+        if code is None:
+            raise ValueError(f"unknown ArUco dictionary {name!r} (try DICT_4X4_50)")
+        params = cv2.aruco.DetectorParameters()
+        params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+        _DETECTORS[name] = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(code), params)
+    return _DETECTORS[name]
+
+
+def _ring_median(
+    img: np.ndarray, tray_to_img: np.ndarray, square: np.ndarray, lo: float, hi: float
+) -> np.ndarray:
+    """Median BGR of the band between offsets `lo` and `hi` mm outside (negative: inside) a square."""
+    x0, y0 = square[0]
+    x1, y1 = square[2]
+    pts = []
+    for t in np.linspace(lo, hi, 3):
+        for u in np.linspace(0.0, 1.0, 12):
+            for px, py in (
+                (x0 + (x1 - x0) * u, y0 - t),
+                (x0 + (x1 - x0) * u, y1 + t),
+                (x0 - t, y0 + (y1 - y0) * u),
+                (x1 + t, y0 + (y1 - y0) * u),
+            ):
+                pts.append((px, py))
+    img_pts = cv2.perspectiveTransform(np.array([pts], np.float64), tray_to_img)[0]
+    h, w = img.shape[:2]
+    xi = np.clip(np.round(img_pts[:, 0]).astype(int), 0, w - 1)
+    yi = np.clip(np.round(img_pts[:, 1]).astype(int), 0, h - 1)
+    return np.median(img[yi, xi].astype(np.float32), axis=0)
+
+
+def find_tray_by_markers(img: np.ndarray, gray: np.ndarray, tray: TraySpec) -> TrayView | None:
+    """The tray from its corner markers; needs at least two of the four."""
+    # Detect at half size (4x fewer pixels; the markers stay ~40 px wide), refine at full size.
+    half = cv2.resize(gray, (gray.shape[1] // 2, gray.shape[0] // 2), interpolation=cv2.INTER_AREA)
+    corners, ids, _ = _detector(tray.marker_dictionary).detectMarkers(half)
+    if ids is None or len(ids) == 0:
+        corners, ids, _ = _detector(tray.marker_dictionary).detectMarkers(gray)
+        if ids is None or len(ids) == 0:
+            return None
+    else:
+        pts = (np.concatenate([np.asarray(c, np.float32).reshape(4, 2) for c in corners]) * 2.0).reshape(
+            -1, 1, 2
+        )
+        crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.05)
+        pts = cv2.cornerSubPix(gray, pts, (5, 5), (-1, -1), crit)
+        corners = tuple(pts.reshape(-1, 1, 4, 2)[i] for i in range(len(corners)))
+    squares = marker_squares(tray)
+    src, dst, found = [], [], []
+    for c, i in zip(corners, np.asarray(ids).reshape(-1), strict=True):
+        if int(i) in squares and int(i) not in found:
+            found.append(int(i))
+            src.append(np.asarray(c, np.float64).reshape(4, 2))
+            dst.append(squares[int(i)])
+    if len(found) < 2:
+        return None
+    hom, _ = cv2.findHomography(np.concatenate(src), np.concatenate(dst), 0)
+    if hom is None:
+        return None
+    inv = np.linalg.inv(hom)
+    w, h = tray.width_mm, tray.height_mm
+    quad = cv2.perspectiveTransform(np.array([[[0, 0], [w, 0], [w, h], [0, h]]], np.float64), inv)[0]
+    whites, blacks = [], []
+    cell = tray.marker_size_mm / 6.0  # 4x4 markers have a one-cell black border
+    for mid in found:
+        sq = squares[mid]
+        cx, cy = sq.mean(axis=0)
+        whites.append((float(cx), float(cy), _ring_median(img, inv, sq, 0.8, 2.2)))
+        blacks.append((float(cx), float(cy), _ring_median(img, inv, sq, -0.75 * cell, -0.3 * cell)))
+    return TrayView(hom, w, h, quad, len(found), "markers", tuple(whites), tuple(blacks))
+
+
+def _order_corners(pts: np.ndarray) -> np.ndarray:
+    """TL, TR, BR, BL with the long side first (the tray's width runs along x)."""
+    c = pts.mean(axis=0)
+    ang = np.arctan2(pts[:, 1] - c[1], pts[:, 0] - c[0])
+    pts = pts[np.argsort(ang)]  # clockwise in image coordinates (y down), starting near -pi
+    # Start at the corner with the smallest x + y (top-left).
+    start = int(np.argmin(pts.sum(axis=1)))
+    pts = np.roll(pts, -start, axis=0)
+    if np.linalg.norm(pts[1] - pts[0]) < np.linalg.norm(pts[3] - pts[0]):
+        pts = np.roll(pts, -1, axis=0)  # portrait: rotate so the long side is the top edge
+    return pts
+
+
+def find_plain_tray(gray: np.ndarray, tray: TraySpec) -> TrayView | None:
+    """The tray as the largest dark four-sided region of the image."""
+    h, w = gray.shape
+    scale = 320.0 / w
+    small = cv2.resize(gray, (320, round(h * scale)), interpolation=cv2.INTER_AREA)
+    small = cv2.GaussianBlur(small, (5, 5), 0)
+    otsu, _ = cv2.threshold(small, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    below = small[small < otsu]
+    if below.size == 0:
+        return None
+    # Halfway between the tray's own darkness and Otsu's split: a shaded table edge that is
+    # darker than the rest of the table must not join the tray.
+    level = float(np.median(below)) + 0.5 * (otsu - float(np.median(below)))
+    dark = (small < level).astype(np.uint8) * 255
+    dark = cv2.morphologyEx(dark, cv2.MORPH_OPEN, np.ones((7, 7), np.uint8))
+    contours, _ = cv2.findContours(dark, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not contours:
+        return None
+    big = max(contours, key=cv2.contourArea)
+    area = cv2.contourArea(big)
+    if area < 0.15 * small.size:
+        return None
+    hull = cv2.convexHull(big)
+    quad = None
+    for eps in (0.01, 0.02, 0.03, 0.05):
+        approx = cv2.approxPolyDP(hull, eps * cv2.arcLength(hull, True), True)
+        if len(approx) == 4:
+            quad = approx.reshape(4, 2).astype(np.float64)
+            break
+    if quad is None:
+        quad = cv2.boxPoints(cv2.minAreaRect(hull)).astype(np.float64)
+    quad = _order_corners(quad / scale)
+    if cv2.contourArea(quad.astype(np.float32)) < 0.8 * area / scale**2:
+        return None
+    wmm, hmm = tray.width_mm, tray.height_mm
+    dst = np.array([[0, 0], [wmm, 0], [wmm, hmm], [0, hmm]], np.float64)
+    hom = cv2.getPerspectiveTransform(quad.astype(np.float32), dst.astype(np.float32)).astype(np.float64)
+    return TrayView(hom, wmm, hmm, quad, 0, "plain")
+
+
+def frame_as_tray(shape: tuple[int, ...], tray: TraySpec) -> TrayView:
+    """No tray found: treat the whole image as the tray (scale guessed from the tray width)."""
+    h, w = shape[:2]
+    s = tray.width_mm / w
+    hom = np.array([[s, 0, 0], [0, s, 0], [0, 0, 1]], np.float64)
+    quad = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64)
+    return TrayView(hom, tray.width_mm, h * s, quad, 0, "frame")
+
+
+def find_tray(img: np.ndarray, tray: TraySpec, gray: np.ndarray | None = None) -> TrayView:
+    """Markers first, then the plain dark tray, then the whole frame."""
+    if gray is None:
+        gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    return (
+        find_tray_by_markers(img, gray, tray) or find_plain_tray(gray, tray) or frame_as_tray(img.shape, tray)
+    )
