@@ -51,3 +51,13 @@ def test_the_console_without_its_token_is_refused(referee_daemon: RunningReferee
     page.wait_for_selector("#error:not(.hidden)")
     assert "console link" in page.inner_text("#error")
     assert referee_daemon.view()["game"] is None
+
+
+@pytest.mark.parametrize("path", ["/", "/console", "/night", "/help"])
+def test_every_page_loads_without_a_script_error(referee_daemon: RunningReferee, page: Any, path: str) -> None:
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(referee_daemon.display_url.rstrip("/") + path)
+    page.wait_for_load_state("networkidle")
+    page.wait_for_timeout(300)
+    assert errors == []

@@ -46,12 +46,20 @@ export function morphHTML(node, html) {
 }
 export function setText(node, text) { if (node.textContent !== text) node.textContent = text; }
 
+// A panel's renderer: called with the newest view now (if one came already) and on every change,
+// so a module that loads after the first message still shows it.
+export function subscribeView(render) {
+  if (window.refereeView) render(window.refereeView);
+  window.addEventListener("referee:view", (e) => render(e.detail));
+}
+
 export function liveView(onView) {
   let source = null;
   const connect = () => {
     source = new EventSource("/api/stream");
     source.onmessage = (msg) => {
       const view = JSON.parse(msg.data);
+      window.refereeView = view; // for panels that load after the first view arrived
       onView(view);
       window.dispatchEvent(new CustomEvent("referee:view", { detail: view })); // night.js panels
     };

@@ -1,6 +1,6 @@
 // Game night on the console: seat players by pressing, arrange them clockwise, and the night
 // (open/close, spoken verdicts, close-call margin, exports). Uses console.js's api (token).
-import { el, escapeHtml, setHTML, setText } from "/static/common.js";
+import { el, escapeHtml, setHTML, setText, subscribeView } from "/static/common.js";
 import { seatChip } from "/static/night-common.js";
 
 const api = (path, body) => window.refereeApi(path, body);
@@ -114,7 +114,7 @@ function renderNight(night) {
   for (const kind of ["jsonl", "pdf", "png"]) document.getElementById(`np-${kind}`).href = night.id ? `/api/nights/${night.id}/export.${kind}` : "#";
 }
 
-window.addEventListener("referee:view", (e) => {
-  renderSeating(e.detail.seating);
-  if (e.detail.night) renderNight(e.detail.night);
+subscribeView((view) => {
+  renderSeating(view.seating);
+  if (view.night) renderNight(view.night);
 });

@@ -1,7 +1,7 @@
 // Game night on the display: seating by pressing, why the last verdict, how to play, links.
 // Listens to the live view that common.js announces ("referee:view"); changes the page only
 // where its content changed (no flicker).
-import { el, escapeHtml, setHTML, setText } from "/static/common.js";
+import { el, escapeHtml, setHTML, setText, subscribeView } from "/static/common.js";
 import { seatChip } from "/static/night-common.js";
 
 const main = document.querySelector("main");
@@ -68,8 +68,7 @@ function renderHowto(night, game) {
     h.steps.map((s) => `<li>${escapeHtml(s)}</li>`).join("") + `</ol><div class="dim">${escapeHtml(h.source)}</div>`);
 }
 
-window.addEventListener("referee:view", (e) => {
-  const view = e.detail;
+subscribeView((view) => {
   renderSeating(view.seating);
   if (!view.night) return;
   renderWhy(view.night);
