@@ -101,7 +101,12 @@ class FolderSource(_SourceBase):
     """The images of a folder in name order, optionally looped and paced (the demo's camera)."""
 
     def __init__(
-        self, folder: Path, loop: bool = False, fps: float | None = None, swap_rb: bool = False
+        self,
+        folder: Path,
+        loop: bool = False,
+        fps: float | None = None,
+        swap_rb: bool = False,
+        hold_s: float | None = None,
     ) -> None:
         folder = Path(folder)
         if folder.is_file():
@@ -112,10 +117,20 @@ class FolderSource(_SourceBase):
             raise CameraError(f"{folder} holds no images ({', '.join(IMAGE_SUFFIXES)})")
         self.name = f"folder {folder}"
         self.loop, self.fps, self.swap_rb = loop, fps, swap_rb
+        self.hold_s = hold_s  # keep each image in view this long, like dice lying still after a roll
         self._i = 0
         self._last = 0.0
+        self._held: tuple[float, np.ndarray] | None = None
 
     def read(self) -> np.ndarray | None:
+        if self.hold_s and self._held is not None and time.monotonic() - self._held[0] < self.hold_s:
+            return self._held[1].copy()
+        frame = self._read_next()
+        if self.hold_s and frame is not None:
+            self._held = (time.monotonic(), frame)
+        return frame
+
+    def _read_next(self) -> np.ndarray | None:
         while True:
             if self._i >= len(self.files):
                 if not self.loop:
@@ -220,6 +235,7 @@ def open_source(
     loop: bool = True,
     fps: float | None = None,
     fallback: str | Path | None = None,
+    hold_s: float | None = None,
 ) -> FrameSource:
     """A source from a spec: "auto", "picamera", "v4l2:0", "/dev/video0", a folder or a video file.
 
@@ -230,7 +246,7 @@ def open_source(
         errors = []
         for attempt in ("picamera", "v4l2:0", *([str(fallback)] if fallback else [])):
             try:
-                return open_source(attempt, swap_rb, loop, fps)
+                return open_source(attempt, swap_rb, loop, fps, hold_s=hold_s)
             except CameraError as exc:
                 errors.append(str(exc))
         raise CameraError("no camera found: " + "; ".join(errors))
@@ -243,11 +259,11 @@ def open_source(
         return CaptureSource(spec, swap_rb=swap_rb)
     path = Path(spec)
     if path.is_dir():
-        return FolderSource(path, loop=loop, fps=fps, swap_rb=swap_rb)
+        return FolderSource(path, loop=loop, fps=fps, swap_rb=swap_rb, hold_s=hold_s)
     if path.is_file() and path.suffix.lower() in VIDEO_SUFFIXES:
         return CaptureSource(str(path), swap_rb=swap_rb)
     if path.is_file() and path.suffix.lower() in IMAGE_SUFFIXES:
-        return FolderSource(path, loop=loop, fps=fps, swap_rb=swap_rb)
+        return FolderSource(path, loop=loop, fps=fps, swap_rb=swap_rb, hold_s=hold_s)
     raise CameraError(
         f"unknown camera {spec!r}: use auto, picamera, v4l2:N, a folder of images or a video file"
     )

@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hardware.sound import SoundOutput
 from hardware.source import ButtonSource
@@ -29,6 +29,9 @@ from referee.session import Session
 from referee.web.live import Hub
 from referee.web.night_routes import night_view
 from referee.web.security import load_or_create_token
+
+if TYPE_CHECKING:
+    from referee.dice_camera import DiceCamera
 
 log = logging.getLogger(__name__)
 JOURNAL_FILE = "referee.sqlite3"
@@ -49,6 +52,7 @@ class ServeOptions:
     contest: ContestSettings = field(default_factory=ContestSettings)
     max_body_bytes: int = 64 * 1024
     sound: str = "auto"  # the audio output: auto | off | aplay | paplay | dir:PATH (hardware.sound)
+    camera: str = "auto"  # the dice camera: auto | none | picamera | v4l2:N | a folder or video file
 
 
 class Referee:
@@ -82,6 +86,7 @@ class Referee:
         self.session.listeners.append(self.hub.publish)
         self.token = load_or_create_token(data_dir)
         self.urls: dict[str, str] = {}
+        self.camera: DiceCamera | None = None
 
     @property
     def virtual_buttons(self) -> bool:
@@ -144,6 +149,7 @@ class Referee:
                 for g in session.games.values()
             ],
             "game": game_view,
+            "camera": None if self.camera is None else self.camera.view(),
             "contest": contest,
             "urls": {k: v for k, v in self.urls.items() if k != "console"},
             **self.seating.view(),
@@ -174,6 +180,27 @@ def open_for_reading(path: Path, reason: str) -> Journal:
     return UnavailableJournal(path, reason)
 
 
+DEMO_DICE = Path(__file__).parent / "data" / "demo" / "dice"
+
+
+def open_dice_camera(spec: str, referee: Referee) -> DiceCamera | None:
+    """The camera over the dice tray; off a Pi "auto" shows the demo's photos, one roll every few seconds."""
+    if spec == "none":
+        return None
+    from hardware.camera import CameraError
+    from hardware.camera import open_source as open_camera
+    from referee.dice_camera import DiceCamera
+
+    try:
+        # Each demo photo stays in view for a while, like dice lying still after a roll.
+        frames = open_camera(spec, fallback=DEMO_DICE, hold_s=8.0)
+    except CameraError as exc:
+        log.warning("no dice camera: %s", exc)
+        return None
+    log.info("dice camera: %s", frames.name)
+    return DiceCamera(frames, referee.session, labels_dir=referee.data_dir / "dice-labels")
+
+
 def open_source(spec: str) -> ButtonSource:
     """The button input named by ``--buttons``: auto, mock, gpio or serial[:PORT]."""
     from hardware.buttons import open_button_source
@@ -190,6 +217,9 @@ async def run(options: ServeOptions, on_ready: Callable[[Referee], None] | None 
     referee = Referee(options.data_dir, open_source(options.buttons), options.contest, options.sound)
     loop = asyncio.get_running_loop()
     referee.contests.attach(loop)
+    referee.camera = open_dice_camera(options.camera, referee)
+    if referee.camera is not None:
+        referee.camera.start()
     app = build_app(referee, max_body_bytes=options.max_body_bytes)
     config = uvicorn.Config(
         app, host=options.host, port=options.port, log_level="warning", lifespan="off",
@@ -225,5 +255,7 @@ async def run(options: ServeOptions, on_ready: Callable[[Referee], None] | None 
     server.should_exit = True
     await serving
     referee.source.stop()
+    if referee.camera is not None:
+        await referee.camera.stop()
     referee.sound.close()
     referee.session.journal.close()

@@ -101,7 +101,7 @@ def start_referee(data_dir: Path, *extra: str, env: dict[str, str] | None = None
     data_dir.mkdir(parents=True, exist_ok=True)
     log_path = data_dir.parent / f"{data_dir.name}-daemon.log"
     args = [*prefix, sys.executable, "-m", "referee", "serve", "--data", str(data_dir), "--host", "127.0.0.1",
-            "--port", "0", "--buttons", "mock", "--call-delay", "0.05", "0.15", *extra]  # fmt: skip
+            "--port", "0", "--buttons", "mock", "--call-delay", "0.05", "0.15", "--camera", "none", *extra]  # fmt: skip
     full_env = {**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})}
     log = log_path.open("a")
     proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=log, text=True, env=full_env,

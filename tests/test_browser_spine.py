@@ -54,7 +54,9 @@ def test_the_console_without_its_token_is_refused(referee_daemon: RunningReferee
 
 
 @pytest.mark.parametrize("path", ["/", "/console", "/night", "/help"])
-def test_every_page_loads_without_a_script_error(referee_daemon: RunningReferee, page: Any, path: str) -> None:
+def test_every_page_loads_without_a_script_error(
+    referee_daemon: RunningReferee, page: Any, path: str
+) -> None:
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(referee_daemon.display_url.rstrip("/") + path)

@@ -46,6 +46,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "or dir:PATH to write them as WAV files",
     )
     parser.add_argument(
+        "--camera",
+        default="auto",
+        help="the dice camera: auto (picamera2, else /dev/video0, else the demo photos), none, "
+        "picamera, v4l2:N, a folder of images or a video file",
+    )
+    parser.add_argument(
         "--tie-window-us",
         type=float,
         default=None,
@@ -65,6 +71,7 @@ def run(args: argparse.Namespace) -> int:
             host=args.host,
             port=args.port,
             buttons=args.buttons,
+            camera=args.camera,
             contest=contest,
             sound=args.sound,
         )

@@ -155,6 +155,21 @@ def build_app(referee: Referee, max_body_bytes: int = 64 * 1024) -> Starlette:
         referee.contests.cancel(reason)
         return JSONResponse({"ok": True})
 
+    async def camera_preview(request: Request) -> Response:
+        latest = referee.camera.latest if referee.camera else None
+        if latest is None:
+            raise Refused(404, "the camera has not read a roll yet")
+        return Response(latest.preview_jpeg, media_type="image/jpeg", headers={"Cache-Control": "no-store"})
+
+    async def camera_accept(request: Request) -> Response:
+        if referee.camera is None:
+            raise Refused(404, "no dice camera is running")
+        body = await read_json(request)
+        corrected = body.get("corrected")
+        if corrected is not None and not isinstance(corrected, dict):
+            raise Refused(400, '"corrected" must be the dice as an object, e.g. {"green": "B", ...}')
+        return JSONResponse(referee.camera.accept(corrected))
+
     async def known_games(request: Request) -> Response:
         return JSONResponse(referee.session.known_games())
 
@@ -188,6 +203,8 @@ def build_app(referee: Referee, max_body_bytes: int = 64 * 1024) -> Starlette:
         Route("/api/games/{game_id}/select", guarded(select_game), methods=["POST"]),
         Route("/api/games/{game_id}/events", guarded(post_event), methods=["POST"]),
         Route("/api/contest/arm", guarded(arm), methods=["POST"]),
+        Route("/api/camera/latest.jpg", guarded(camera_preview, console=False)),
+        Route("/api/camera/accept", guarded(camera_accept), methods=["POST"]),
         Route("/api/contest/cancel", guarded(cancel), methods=["POST"]),
         Route("/api/buttons/{seat}", guarded(virtual_button, console=False), methods=["POST"]),
         *night_routes(referee, guarded, read_json),  # game night: seating, nights, standings, help
