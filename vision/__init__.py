@@ -1,0 +1,1 @@
+"""Image → facts: pure OpenCV/numpy readers of the table (no device access, no game rules)."""

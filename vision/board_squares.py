@@ -1,0 +1,328 @@
+"""Is an unmarked square empty? The appearance half of the board reader.
+
+A square with no decoded marker is *empty* only when it looks like bare board: its colour
+matches what the board's printed pattern predicts under this frame's lighting, and it has no
+more texture than bare squares have. Anything else (a piece whose marker cannot be read, a
+hand, a glare spot) is *unknown*: the reader never guesses.
+
+The prediction is fitted on the frame itself. In log linear RGB, a bare square's colour is
+``lighting(x, y) + offset[class]``: a smooth (quadratic) lighting field shared by the whole
+board plus one constant per square class of the pattern (dark, light, maze). Offsets of
+classes with enough bare squares are fitted too; a class too small to measure (the maze is one
+square) takes its offset from `BoardGeometry.class_offsets`. The fit is robust (Tukey
+reweighting), so hands and unread pieces, a minority of squares, do not pull it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.board_geometry import ALL_SQUARES, SIZE, BoardGeometry, square_index
+
+PPU = 24  # pixels per square of the top-down view the statistics are taken on
+INNER = 0.18  # ignore this fraction of the square at each side: grid lines, neighbours' bleed
+MIN_CLASS = 4  # bare squares needed to fit a class's own offset
+COLOUR_LIMIT = 4.0  # robust sigmas of colour residual still called bare board
+TEXTURE_LIMIT = 2.6  # × the median texture of bare squares
+TEXTURE_FLOOR = 0.05  # absolute slack on texture (log units), for very clean images
+SCALE_FLOOR = 0.035  # smallest colour noise scale assumed (log units ≈ 3.5 %)
+# Largest: when many squares are covered the spread of residuals grows, and a loose scale would
+# let a hand pass for board. Past this, squares become unknown instead.
+SCALE_CEIL = 0.1
+SATURATED = 250
+HALO_COLOUR, HALO_TEXTURE = 1.5, 0.6  # beside a hand, stricter bounds for "bare"
+LIGHTING_CONTRAST = 0.3  # contrast error still explained by glare or shadow on an off-colour square
+CONTRAST_KEPT = 0.4  # below this share of the predicted contrast, a square and its neighbour are painted over
+# Added before taking logs: keeps the sensor noise of dark squares from dominating the ratios.
+LOG_FLOOR = 0.01
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """For one unmarked square: empty or not, with a confidence and the reason if not."""
+
+    empty: bool
+    confidence: float
+    note: str = ""
+    colour: float = 0.0  # colour residual in robust sigmas (COLOUR_LIMIT is the bound)
+    texture: float = 0.0  # texture ÷ its bound (1 is the bound)
+
+
+def top_view(image: np.ndarray, H: np.ndarray) -> np.ndarray:
+    """The grid seen from above, ``9 × PPU`` pixels wide, rank 9 at the top, BGR uint8.
+
+    The image is first halved while the board is drawn at more than twice PPU, so the warp
+    averages rather than aliases.
+    """
+    scale = 1.0
+    img = image
+    px_per_square = np.sqrt(abs(np.linalg.det(H[:2, :2]))) / max(abs(H[2, 2]), 1e-9)
+    while px_per_square * scale > 2.5 * PPU and min(img.shape[:2]) > 64:
+        img = cv2.pyrDown(img)
+        scale /= 2
+    S = np.diag([scale, scale, 1.0])
+    # top-view pixel (u, v) → board (u/PPU, 9 − v/PPU) → image
+    T = np.array([[1 / PPU, 0, 0], [0, -1 / PPU, SIZE], [0, 0, 1]])
+    M = S @ H @ T
+    return cv2.warpPerspective(img, M, (SIZE * PPU, SIZE * PPU), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
+
+
+def _stats(top: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per square: mean log linear RGB, texture (std of log luminance), saturated and usable fraction."""
+    lin = (top.astype(np.float32) / 255.0) ** 2.2  # close enough to sRGB's curve for ratios
+    logc = np.log(lin + LOG_FLOOR)
+    lum = np.log(lin.mean(axis=2) + LOG_FLOOR)
+    sat = top.max(axis=2) >= SATURATED
+    means = np.zeros((len(ALL_SQUARES), 3))
+    tex = np.zeros(len(ALL_SQUARES))
+    satf = np.zeros(len(ALL_SQUARES))
+    usable = np.zeros(len(ALL_SQUARES))
+    a, b = round(INNER * PPU), round((1 - INNER) * PPU)
+    for i, sq in enumerate(ALL_SQUARES):
+        f, r = square_index(sq)
+        v0, u0 = (SIZE - 1 - r) * PPU, f * PPU
+        m = masks[i]
+        n = int(m.sum())
+        usable[i] = n / ((b - a) ** 2)
+        if n < 8:
+            continue
+        sl = (slice(v0 + a, v0 + b), slice(u0 + a, u0 + b))
+        means[i] = logc[sl][m].mean(axis=0)
+        tex[i] = lum[sl][m].std()
+        satf[i] = sat[sl][m].mean()
+    return means, tex, satf, usable
+
+
+def square_masks(discs: Sequence[tuple[float, float, float]]) -> np.ndarray:
+    """Per square, the inner pixels not covered by a known piece (disc centre x, y, radius in units)."""
+    a, b = round(INNER * PPU), round((1 - INNER) * PPU)
+    n = b - a
+    masks = np.ones((len(ALL_SQUARES), n, n), bool)
+    if not discs:
+        return masks
+    grid = (np.arange(a, b) + 0.5) / PPU
+    for i, sq in enumerate(ALL_SQUARES):
+        f, r = square_index(sq)
+        xs = f + grid[None, :]
+        ys = r + 1 - grid[:, None]
+        for cx, cy, rad in discs:
+            if abs(cx - (f + 0.5)) > rad + 0.5 or abs(cy - (r + 0.5)) > rad + 0.5:
+                continue
+            masks[i] &= (xs - cx) ** 2 + (ys - cy) ** 2 > rad * rad
+    return masks
+
+
+def _design(xy: np.ndarray) -> np.ndarray:
+    x, y = (xy[:, 0] - 4.5) / 4.5, (xy[:, 1] - 4.5) / 4.5
+    return np.stack([np.ones_like(x), x, y, x * x, y * y, x * y], axis=1)
+
+
+def judge_squares(
+    top: np.ndarray,
+    candidates: Sequence[int],
+    discs: Sequence[tuple[float, float, float]],
+    geometry: BoardGeometry,
+) -> dict[int, Verdict]:
+    """Decide empty/unknown for the squares at ``candidates`` (indices into ALL_SQUARES).
+
+    ``discs`` are the pieces already found (their footprint is left out of their neighbours).
+    """
+    masks = square_masks(discs)
+    means, tex, satf, usable = _stats(top, masks)
+    cand = [i for i in candidates if usable[i] >= 0.35]
+    out: dict[int, Verdict] = {
+        i: Verdict(False, 0.0, "mostly covered by a neighbouring piece") for i in candidates if usable[i] < 0.35
+    }
+    # Black pixels of the warp mean the square lies (partly) outside the picture.
+    outside = [i for i in cand if (top_square(top, i).max(axis=2) == 0).mean() > 0.02]
+    for i in outside:
+        out[i] = Verdict(False, 0.0, "outside the picture")
+    cand = [i for i in cand if i not in outside]
+    if len(cand) < 8:
+        for i in cand:
+            out[i] = Verdict(False, 0.0, "too little bare board to judge the lighting")
+        return out
+    classes = np.array([geometry.class_of(ALL_SQUARES[i]) for i in cand])
+    xy = np.array([[square_index(ALL_SQUARES[i])[0] + 0.5, square_index(ALL_SQUARES[i])[1] + 0.5] for i in cand])
+    y = means[cand].copy()
+    counts = {c: int((classes == c).sum()) for c in set(classes.tolist())}
+    ref = min(counts, key=lambda c: (c != 0, -counts[c]))  # class 0 unless it is absent
+    fitted = [c for c in sorted(counts) if c != ref and counts[c] >= MIN_CLASS]
+    judged = np.ones(len(cand), bool)
+    for k, c in enumerate(classes):
+        if c == ref or c in fitted:
+            continue
+        if c in geometry.class_offsets and ref == 0:
+            y[k] -= np.array(geometry.class_offsets[c])[::-1]  # R, G, B → the image's B, G, R
+        else:
+            judged[k] = False
+    X = _design(xy)
+    X = np.concatenate([X, np.stack([(classes == c).astype(float) for c in fitted], axis=1)], axis=1) if fitted else X
+    w = np.where(judged, 1.0, 0.0)
+    w = np.where(satf[cand] > 0.1, 0.0, w)
+    resid = np.zeros_like(y)
+    scale = np.full((len(cand), 3), SCALE_FLOOR)
+    for _ in range(6):
+        sw = np.sqrt(w)[:, None]
+        beta, *_ = np.linalg.lstsq(X * sw, y * sw, rcond=None)
+        resid = y - X @ beta
+        scale = _class_scales(resid, classes, w > 0)
+        d = np.sqrt(np.mean((resid / scale) ** 2, axis=1))
+        w = np.where(judged & (d < 4.685), (1 - (d / 4.685) ** 2) ** 2, 0.0)
+    d = np.sqrt(np.mean((resid / scale) ** 2, axis=1))
+    t = tex[cand]
+    t_ref = float(np.median(t[(d < COLOUR_LIMIT) & judged])) if ((d < COLOUR_LIMIT) & judged).any() else float(np.median(t))
+    t_lim = max(TEXTURE_LIMIT * t_ref, t_ref + TEXTURE_FLOOR)
+    contrast = _neighbour_contrast(cand, means[cand], resid, judged, t < t_lim)
+    for k, i in enumerate(cand):
+        dk, tk, ck = float(d[k]), float(t[k] / t_lim), contrast[k]
+        if not judged[k]:
+            out[i] = Verdict(False, 0.0, "no colour reference for this square (calibrate the board)")
+        elif satf[i] > 0.15 and not (dk < COLOUR_LIMIT and tk < 1):
+            out[i] = Verdict(False, 0.0, "glare", dk, tk)
+        elif tk >= 1:
+            out[i] = Verdict(False, 0.0, "covered: not bare board, and no readable marker", dk, tk)
+        elif ck is not None and ck.kept < CONTRAST_KEPT:
+            # The checker contrast with a neighbour is gone: both painted over (a sleeve, a palm).
+            out[i] = Verdict(False, 0.0, "covered: no contrast with its neighbours", dk, tk)
+        elif dk < COLOUR_LIMIT:
+            worst = max(dk / COLOUR_LIMIT, tk, (CONTRAST_KEPT / ck.kept) if ck else 0.0)
+            out[i] = Verdict(True, float(1 - 0.5 * worst**2), "", dk, tk)
+        elif ck is not None and ck.light_error < LIGHTING_CONTRAST and _brighter(resid[k]):
+            out[i] = Verdict(True, 0.6, "bare board under glare", dk, tk)
+        elif ck is not None and ck.shade_error < LIGHTING_CONTRAST and _shaded(resid[k]):
+            out[i] = Verdict(True, 0.6, "bare board in shadow", dk, tk)
+        else:
+            out[i] = Verdict(False, 0.0, "covered: not bare board, and no readable marker", dk, tk)
+    return out
+
+
+@dataclass(frozen=True)
+class _Contrast:
+    kept: float  # smallest share of the predicted contrast kept, over unmarked neighbours
+    light_error: float  # largest contrast error in linear RGB, over smooth neighbours (glare test)
+    shade_error: float  # largest contrast error in log RGB, over smooth neighbours (shadow test)
+
+
+def _neighbour_contrast(
+    cand: Sequence[int], observed: np.ndarray, resid: np.ndarray, judged: np.ndarray, smooth: np.ndarray
+) -> list[_Contrast | None]:
+    """Per square, its contrast with its unmarked orthogonal neighbours; None without any.
+
+    The board's dark/light pattern is what bare board looks like and what a hand or sleeve
+    erases: painted over, a square and its neighbour take one colour and the contrast *kept*,
+    ``|observed difference| / |predicted difference|`` in linear RGB, falls towards 0.
+    Lighting changes keep it: glare *adds* light to neighbours alike, so their difference in
+    linear RGB survives (small ``light_error``); a shadow *multiplies* them alike, so their
+    difference in log RGB survives (small ``shade_error``). That is how a brightened or
+    shaded square is told from a covered one.
+    """
+    pos = {ALL_SQUARES[i]: k for k, i in enumerate(cand)}
+    obs_lin = np.exp(observed)
+    pred_log = observed - resid
+    pred_lin = np.exp(pred_log)
+    out: list[_Contrast | None] = []
+    for k, i in enumerate(cand):
+        f, r = square_index(ALL_SQUARES[i])
+        kept: list[float] = []
+        light: list[float] = []
+        shade: list[float] = []
+        for df, dr in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+            if not (0 <= f + df < SIZE and 0 <= r + dr < SIZE):
+                continue
+            j = pos.get(f"{'abcdefghi'[f + df]}{r + dr + 1}")
+            if j is None or not judged[j]:
+                continue
+            dp = pred_lin[k] - pred_lin[j]
+            norm = max(float(np.linalg.norm(dp)), 1e-3)
+            kept.append(float(np.linalg.norm(obs_lin[k] - obs_lin[j])) / norm)
+            if smooth[j]:
+                light.append(float(np.linalg.norm(obs_lin[k] - obs_lin[j] - dp)) / norm)
+                log_norm = max(float(np.linalg.norm(pred_log[k] - pred_log[j])), 1e-3)
+                shade.append(float(np.linalg.norm(resid[k] - resid[j])) / log_norm)
+        if kept:
+            out.append(_Contrast(min(kept), max(light, default=np.inf), max(shade, default=np.inf)))
+        else:
+            out.append(None)
+    return out
+
+
+def _shaded(resid: np.ndarray) -> bool:
+    """Darker than predicted in every channel, by about the same factor (a grey shadow)."""
+    return bool(np.all(resid < 0.03) and np.ptp(resid) < 0.4 * abs(float(np.mean(resid))) + 0.05)
+
+
+def _brighter(resid: np.ndarray) -> bool:
+    """Brighter than predicted in every channel (glare only ever adds light)."""
+    return bool(np.all(resid > -0.03))
+
+
+def _class_scales(resid: np.ndarray, classes: np.ndarray, good: np.ndarray) -> np.ndarray:
+    """Robust noise scale of the colour residuals, per class (dark squares are noisier in log
+    units than light ones); classes with too few good squares use the pooled scale."""
+    pooled = np.clip(1.4826 * np.median(np.abs(resid[good]), axis=0), SCALE_FLOOR, SCALE_CEIL) if good.sum() >= 3 else np.full(3, SCALE_CEIL)
+    out = np.tile(pooled, (len(classes), 1))
+    for c in np.unique(classes):
+        sel = good & (classes == c)
+        if sel.sum() >= MIN_CLASS:
+            out[classes == c] = np.clip(1.4826 * np.median(np.abs(resid[sel]), axis=0), SCALE_FLOOR, SCALE_CEIL)
+    return out
+
+
+def top_square(top: np.ndarray, i: int) -> np.ndarray:
+    f, r = square_index(ALL_SQUARES[i])
+    v0, u0 = (SIZE - 1 - r) * PPU, f * PPU
+    return top[v0 : v0 + PPU, u0 : u0 + PPU]
+
+
+def spread_occlusion(verdicts: dict[int, Verdict], occupied: set[int], min_blob: int = 3) -> dict[int, Verdict]:
+    """Demote bare-looking squares next to a large blob of covered squares to unknown.
+
+    A hand covers several squares; the ones fully under a palm can look smooth and, on a board
+    near skin colour, almost bare. A blob of ``min_blob`` or more covered squares marks
+    a hand, and its bare-looking neighbours are not trusted either.
+    """
+    covered = np.zeros((SIZE, SIZE), np.uint8)
+    for i, v in verdicts.items():
+        if not v.empty and i not in occupied and v.note.startswith("covered"):
+            f, r = square_index(ALL_SQUARES[i])
+            covered[r, f] = 1
+    out = dict(verdicts)
+    where = {ALL_SQUARES[i]: i for i in verdicts}
+    # A square whose every unmarked neighbour is covered sits inside the covered area: a palm
+    # that happens to match its colour must not pass for board.
+    for i, v in verdicts.items():
+        if not v.empty:
+            continue
+        f, r = square_index(ALL_SQUARES[i])
+        n_cov = n_bare = 0
+        for df, dr in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+            if 0 <= f + df < SIZE and 0 <= r + dr < SIZE:
+                j = where.get(f"{'abcdefghi'[f + df]}{r + dr + 1}")
+                if j is None:
+                    continue
+                if covered[r + dr, f + df]:
+                    n_cov += 1
+                elif verdicts[j].empty:
+                    n_bare += 1
+        if n_cov >= 2 and n_bare == 0:
+            out[i] = Verdict(False, 0.0, "surrounded by covered squares (a hand?)", v.colour, v.texture)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(covered, connectivity=8)
+    big = np.zeros_like(covered)
+    for k in range(1, n):
+        if stats[k, cv2.CC_STAT_AREA] >= min_blob:
+            big[labels == k] = 1
+    if not big.any():
+        return out
+    halo = cv2.dilate(big, np.ones((3, 3), np.uint8)) & (1 - big)
+    for i, v in verdicts.items():
+        f, r = square_index(ALL_SQUARES[i])
+        # Only squares that look less than perfectly bare: a square whose colour and texture
+        # match the board closely is seen, even beside a hand.
+        if out[i].empty and halo[r, f] and (v.colour > HALO_COLOUR or v.texture > HALO_TEXTURE):
+            out[i] = Verdict(False, 0.0, "next to a large covered area (a hand?)", v.colour, v.texture)
+    return out
