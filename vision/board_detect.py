@@ -56,13 +56,13 @@ class HomographyFit:
         return cv2.perspectiveTransform(np.asarray(pts, np.float64).reshape(-1, 1, 2), Hinv).reshape(-1, 2)
 
 
-def _detector(shape: tuple[int, ...], refine: bool) -> cv2.aruco.ArucoDetector:
+def _detector(shape: tuple[int, ...], refine: bool, full_frame: bool) -> cv2.aruco.ArucoDetector:
     p = cv2.aruco.DetectorParameters()
     longest = max(shape[:2])
     p.minMarkerPerimeterRate = min(4 * MIN_MARKER_SIDE_PX / longest, 0.5)
-    # Nothing we print is wider than a quarter of the frame; bigger "markers" are the board
-    # frame or a sheet of paper, and rejecting them early saves decoding work.
-    p.maxMarkerPerimeterRate = 1.0
+    # In a whole frame nothing we print is wider than a quarter of it; bigger "markers" are
+    # the board frame or a sheet of paper, and rejecting them early saves decoding work.
+    p.maxMarkerPerimeterRate = 1.0 if full_frame else 4.0
     p.errorCorrectionRate = 1.0  # of the dictionary's own CORRECTABLE_BITS (2)
     if refine:
         p.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
@@ -85,7 +85,7 @@ def detect_markers(
         if x1 - x0 < 16 or y1 - y0 < 16:
             return []
         img = gray[y0:y1, x0:x1]
-    corners, ids, conf, _ = _detector(img.shape, refine).detectMarkersWithConfidence(img)
+    corners, ids, conf, _ = _detector(img.shape, refine, roi is None).detectMarkersWithConfidence(img)
     if ids is None or len(ids) == 0:
         return []
     out = []

@@ -71,49 +71,38 @@ def top_view(image: np.ndarray, H: np.ndarray) -> np.ndarray:
     return cv2.warpPerspective(img, M, (SIZE * PPU, SIZE * PPU), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
 
 
+def _blocks(img: np.ndarray) -> np.ndarray:
+    """The inner part of every square of a top view, shape (81, n, n, ...), in ALL_SQUARES order."""
+    a, b = round(INNER * PPU), round((1 - INNER) * PPU)
+    rest = img.shape[2:]
+    blocks = img.reshape(SIZE, PPU, SIZE, PPU, *rest).swapaxes(1, 2)[::-1]  # [rank][file]
+    return blocks[:, :, a:b, a:b].reshape(SIZE * SIZE, b - a, b - a, *rest)
+
+
 def _stats(top: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Per square: mean log linear RGB, texture (std of log luminance), saturated and usable fraction."""
     lin = (top.astype(np.float32) / 255.0) ** 2.2  # close enough to sRGB's curve for ratios
-    logc = np.log(lin + LOG_FLOOR)
-    lum = np.log(lin.mean(axis=2) + LOG_FLOOR)
-    sat = top.max(axis=2) >= SATURATED
-    means = np.zeros((len(ALL_SQUARES), 3))
-    tex = np.zeros(len(ALL_SQUARES))
-    satf = np.zeros(len(ALL_SQUARES))
-    usable = np.zeros(len(ALL_SQUARES))
-    a, b = round(INNER * PPU), round((1 - INNER) * PPU)
-    for i, sq in enumerate(ALL_SQUARES):
-        f, r = square_index(sq)
-        v0, u0 = (SIZE - 1 - r) * PPU, f * PPU
-        m = masks[i]
-        n = int(m.sum())
-        usable[i] = n / ((b - a) ** 2)
-        if n < 8:
-            continue
-        sl = (slice(v0 + a, v0 + b), slice(u0 + a, u0 + b))
-        means[i] = logc[sl][m].mean(axis=0)
-        tex[i] = lum[sl][m].std()
-        satf[i] = sat[sl][m].mean()
-    return means, tex, satf, usable
+    logc = _blocks(np.log(lin + LOG_FLOOR))
+    lum = _blocks(np.log(lin.mean(axis=2) + LOG_FLOOR))
+    sat = _blocks(top.max(axis=2) >= SATURATED)
+    m = masks.astype(np.float32)
+    n = m.sum(axis=(1, 2))
+    usable = n / m[0].size
+    safe = np.maximum(n, 1.0)
+    means = (logc * m[..., None]).sum(axis=(1, 2)) / safe[:, None]
+    lum_mean = (lum * m).sum(axis=(1, 2)) / safe
+    var = ((lum - lum_mean[:, None, None]) ** 2 * m).sum(axis=(1, 2)) / safe
+    satf = (sat * m).sum(axis=(1, 2)) / safe
+    return means.astype(np.float64), np.sqrt(var).astype(np.float64), satf.astype(np.float64), usable
 
 
 def square_masks(discs: Sequence[tuple[float, float, float]]) -> np.ndarray:
     """Per square, the inner pixels not covered by a known piece (disc centre x, y, radius in units)."""
-    a, b = round(INNER * PPU), round((1 - INNER) * PPU)
-    n = b - a
-    masks = np.ones((len(ALL_SQUARES), n, n), bool)
-    if not discs:
-        return masks
-    grid = (np.arange(a, b) + 0.5) / PPU
-    for i, sq in enumerate(ALL_SQUARES):
-        f, r = square_index(sq)
-        xs = f + grid[None, :]
-        ys = r + 1 - grid[:, None]
-        for cx, cy, rad in discs:
-            if abs(cx - (f + 0.5)) > rad + 0.5 or abs(cy - (r + 0.5)) > rad + 0.5:
-                continue
-            masks[i] &= (xs - cx) ** 2 + (ys - cy) ** 2 > rad * rad
-    return masks
+    free = np.full((SIZE * PPU, SIZE * PPU), 255, np.uint8)
+    for cx, cy, rad in discs:
+        centre = (round(cx * PPU * 8), round((SIZE - cy) * PPU * 8))
+        cv2.circle(free, centre, round(rad * PPU * 8), 0, -1, cv2.LINE_8, shift=3)
+    return _blocks(free) > 0
 
 
 def _design(xy: np.ndarray) -> np.ndarray:
@@ -138,7 +127,8 @@ def judge_squares(
         i: Verdict(False, 0.0, "mostly covered by a neighbouring piece") for i in candidates if usable[i] < 0.35
     }
     # Black pixels of the warp mean the square lies (partly) outside the picture.
-    outside = [i for i in cand if (top_square(top, i).max(axis=2) == 0).mean() > 0.02]
+    black = (_blocks(top.max(axis=2)) == 0).mean(axis=(1, 2))
+    outside = [i for i in cand if black[i] > 0.02]
     for i in outside:
         out[i] = Verdict(False, 0.0, "outside the picture")
     cand = [i for i in cand if i not in outside]
@@ -208,6 +198,20 @@ class _Contrast:
     shade_error: float  # largest contrast error in log RGB, over smooth neighbours (shadow test)
 
 
+_STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1))
+
+
+def _shift(grid: np.ndarray, df: int, dr: int, fill: float) -> np.ndarray:
+    """``out[r, f] = grid[r + dr, f + df]`` (the neighbour's value), ``fill`` past the edge."""
+    out = np.full_like(grid, fill)
+    rs = slice(max(0, -dr), SIZE - max(0, dr))
+    fs = slice(max(0, -df), SIZE - max(0, df))
+    rn = slice(max(0, dr), SIZE - max(0, -dr))
+    fn = slice(max(0, df), SIZE - max(0, -df))
+    out[rs, fs] = grid[rn, fn]
+    return out
+
+
 def _neighbour_contrast(
     cand: Sequence[int], observed: np.ndarray, resid: np.ndarray, judged: np.ndarray, smooth: np.ndarray
 ) -> list[_Contrast | None]:
@@ -221,33 +225,56 @@ def _neighbour_contrast(
     difference in log RGB survives (small ``shade_error``). That is how a brightened or
     shaded square is told from a covered one.
     """
-    pos = {ALL_SQUARES[i]: k for k, i in enumerate(cand)}
-    obs_lin = np.exp(observed)
-    pred_log = observed - resid
-    pred_lin = np.exp(pred_log)
+    n = SIZE * SIZE
+    idx = np.asarray(cand)
+    obs = np.zeros((n, 3))
+    res = np.zeros((n, 3))
+    obs[idx], res[idx] = observed, resid
+    valid = np.zeros(n, bool)
+    valid[idx] = judged
+    sm = np.zeros(n, bool)
+    sm[idx] = smooth & judged
+    pred_log = obs - res
+    grids = {
+        "ol": np.exp(obs).reshape(SIZE, SIZE, 3),
+        "pl": np.exp(pred_log).reshape(SIZE, SIZE, 3),
+        "pg": pred_log.reshape(SIZE, SIZE, 3),
+        "rs": res.reshape(SIZE, SIZE, 3),
+    }
+    kept = np.full((SIZE, SIZE), np.inf)
+    light = np.full((SIZE, SIZE), -np.inf)
+    shade = np.full((SIZE, SIZE), -np.inf)
+    any_light = np.zeros((SIZE, SIZE), bool)
+    v_grid, s_grid = valid.reshape(SIZE, SIZE), sm.reshape(SIZE, SIZE)
+    for df, dr in _STEPS:
+        nb = {k: _shift(g, df, dr, 0.0) for k, g in grids.items()}
+        nv = _shift(v_grid.astype(float), df, dr, 0.0) > 0
+        ns = _shift(s_grid.astype(float), df, dr, 0.0) > 0
+        dp = grids["pl"] - nb["pl"]
+        norm = np.maximum(np.linalg.norm(dp, axis=2), 1e-3)
+        do = grids["ol"] - nb["ol"]
+        k_ratio = np.linalg.norm(do, axis=2) / norm
+        l_ratio = np.linalg.norm(do - dp, axis=2) / norm
+        log_norm = np.maximum(np.linalg.norm(grids["pg"] - nb["pg"], axis=2), 1e-3)
+        s_ratio = np.linalg.norm(grids["rs"] - nb["rs"], axis=2) / log_norm
+        kept = np.where(nv, np.minimum(kept, k_ratio), kept)
+        light = np.where(ns, np.maximum(light, l_ratio), light)
+        shade = np.where(ns, np.maximum(shade, s_ratio), shade)
+        any_light |= ns
+    kept_f, light_f, shade_f = kept.reshape(-1), light.reshape(-1), shade.reshape(-1)
+    has_light = any_light.reshape(-1)
     out: list[_Contrast | None] = []
-    for k, i in enumerate(cand):
-        f, r = square_index(ALL_SQUARES[i])
-        kept: list[float] = []
-        light: list[float] = []
-        shade: list[float] = []
-        for df, dr in ((1, 0), (-1, 0), (0, 1), (0, -1)):
-            if not (0 <= f + df < SIZE and 0 <= r + dr < SIZE):
-                continue
-            j = pos.get(f"{'abcdefghi'[f + df]}{r + dr + 1}")
-            if j is None or not judged[j]:
-                continue
-            dp = pred_lin[k] - pred_lin[j]
-            norm = max(float(np.linalg.norm(dp)), 1e-3)
-            kept.append(float(np.linalg.norm(obs_lin[k] - obs_lin[j])) / norm)
-            if smooth[j]:
-                light.append(float(np.linalg.norm(obs_lin[k] - obs_lin[j] - dp)) / norm)
-                log_norm = max(float(np.linalg.norm(pred_log[k] - pred_log[j])), 1e-3)
-                shade.append(float(np.linalg.norm(resid[k] - resid[j])) / log_norm)
-        if kept:
-            out.append(_Contrast(min(kept), max(light, default=np.inf), max(shade, default=np.inf)))
-        else:
+    for i in cand:
+        if not np.isfinite(kept_f[i]):
             out.append(None)
+        else:
+            out.append(
+                _Contrast(
+                    float(kept_f[i]),
+                    float(light_f[i]) if has_light[i] else np.inf,
+                    float(shade_f[i]) if has_light[i] else np.inf,
+                )
+            )
     return out
 
 
