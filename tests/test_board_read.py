@@ -27,7 +27,15 @@ def test_placement_orientation_matches_the_engine() -> None:
 
 @pytest.mark.parametrize(
     "bad",
-    ["", "9/9/9", "9/9/9/9/9/9/9/9/10", "9/9/9/9/9/9/9/9/8", "9/9/9/9/9/9/9/9/rC9", "9/9/9/9/9/9/9/9/rQ8", "9/9/9/9/9/9/9/9/?8"],
+    [
+        "",
+        "9/9/9",
+        "9/9/9/9/9/9/9/9/10",
+        "9/9/9/9/9/9/9/9/8",
+        "9/9/9/9/9/9/9/9/rC9",
+        "9/9/9/9/9/9/9/9/rQ8",
+        "9/9/9/9/9/9/9/9/?8",
+    ],
 )
 def test_bad_placements_are_refused_with_a_reason(bad: str) -> None:
     with pytest.raises(PlacementError):
@@ -55,9 +63,15 @@ def _read() -> BoardRead:
     squares = []
     for sq in ALL_SQUARES:
         if sq == "a1":
-            squares.append(SquareRead(sq, "living", 0.9, party="red", kind="chief", piece="red chief", marker_id=0))
+            squares.append(
+                SquareRead(sq, "living", 0.9, party="red", kind="chief", piece="red chief", marker_id=0)
+            )
         elif sq == "e5":
-            squares.append(SquareRead(sq, "corpse", 0.8, party="blue", kind="militant", piece="blue militant 2", marker_id=51))
+            squares.append(
+                SquareRead(
+                    sq, "corpse", 0.8, party="blue", kind="militant", piece="blue militant 2", marker_id=51
+                )
+            )
         elif sq == "i9":
             squares.append(SquareRead(sq, "unknown", 0.0, note="hidden"))
         else:
@@ -76,7 +90,15 @@ def test_read_forms() -> None:
     assert data["placement"] == read.placement
     e5 = data["squares"][ALL_SQUARES.index("e5")]
     # A corpse has no party in the engine's sense; whose it was is kept apart.
-    assert e5 == {"square": "e5", "state": "corpse", "party": None, "kind": None, "confidence": 0.8, "was": "blue militant 2", "marker": 51}
+    assert e5 == {
+        "square": "e5",
+        "state": "corpse",
+        "party": None,
+        "kind": None,
+        "confidence": 0.8,
+        "was": "blue militant 2",
+        "marker": 51,
+    }
     assert data["squares"][0]["party"] == "red" and data["squares"][0]["kind"] == "chief"
 
 

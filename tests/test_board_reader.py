@@ -18,7 +18,7 @@ from vision.board_detect import HomographyFit, Marker
 from vision.board_geometry import ALL_SQUARES, square_center
 from vision.board_reader import BoardImageError, BoardTracker, read_board, read_with
 from vision.board_synth import Hand, SceneParams, faces_from_placement, initial_position, render, view
-from vision.markers import Face, piece_of
+from vision.markers import piece_of
 
 DATA = Path(__file__).parent / "data" / "board"
 ROOT = Path(__file__).resolve().parents[1]
@@ -26,7 +26,11 @@ MIDGAME = "gC2xx1gM3/1yA5yRyD/3rN1bD3/bM1gR3xx2/2xx1yC4/1rM5bM1/rR1bN4yM1/2gA4rD
 
 
 def _tilted(turn: float = 0.12, keystone: float = 0.12) -> SceneParams:
-    return SceneParams(board_to_image=tuple(map(tuple, view((1920, 1080), side=900, center=(900, 540), turn=turn, keystone=keystone))))
+    return SceneParams(
+        board_to_image=tuple(
+            map(tuple, view((1920, 1080), side=900, center=(900, 540), turn=turn, keystone=keystone))
+        )
+    )
 
 
 def test_clean_scene_reads_exactly() -> None:
@@ -151,7 +155,13 @@ def test_tracker_keeps_the_homography_while_still_and_refits_when_moved() -> Non
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.run([sys.executable, "-m", "referee", "read-board", *args], env=env, capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "referee", "read-board", *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def test_cli_prints_grid_placement_and_json(tmp_path: Path) -> None:

@@ -7,7 +7,14 @@ import hashlib
 import pytest
 
 from vision.board_read import PlacementError
-from vision.board_synth import SPLITS, faces_from_placement, initial_position, random_position, render_placement, scene
+from vision.board_synth import (
+    SPLITS,
+    faces_from_placement,
+    initial_position,
+    random_position,
+    render_placement,
+    scene,
+)
 from vision.markers import Face, piece_of
 
 SETUP = "gCgAgM3yMyAyC/gRgDgM3yMyDyR/gMgMgN3yNyMyM/9/9/9/rMrMrN3bNbMbM/rRrDrM3bMbDbR/rCrArM3bMbAbC"
@@ -42,7 +49,9 @@ def test_corpses_get_identities_of_pieces_not_alive() -> None:
     assert faces["e5"].dead and faces["e5"].piece.index != faces["a1"].piece.index
 
 
-@pytest.mark.parametrize("bad", ["9/9/9/9/9/9/9/9/rCrC7", "9/9/9/9/9/9/9/9/??8", "9/9/9/9/9/9/9/9/rMrMrMrMrM4"])
+@pytest.mark.parametrize(
+    "bad", ["9/9/9/9/9/9/9/9/rCrC7", "9/9/9/9/9/9/9/9/??8", "9/9/9/9/9/9/9/9/rMrMrMrMrM4"]
+)
 def test_impossible_placements_cannot_be_drawn(bad: str) -> None:
     with pytest.raises(PlacementError):
         faces_from_placement(bad)

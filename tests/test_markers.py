@@ -55,7 +55,9 @@ def test_bad_piece_tokens_are_refused(bad: str) -> None:
 
 def test_codes_differ_in_at_least_seven_bits_under_every_rotation() -> None:
     bits = np.array([marker_bits(i).reshape(-1) for i in range(MARKER_COUNT)])
-    rotated = [np.array([np.rot90(marker_bits(i), k).reshape(-1) for i in range(MARKER_COUNT)]) for k in range(4)]
+    rotated = [
+        np.array([np.rot90(marker_bits(i), k).reshape(-1) for i in range(MARKER_COUNT)]) for k in range(4)
+    ]
     worst = 25
     for k in range(4):
         d = (bits[:, None, :] != rotated[k][None, :, :]).sum(axis=2)
@@ -69,7 +71,12 @@ def _run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     root = Path(__file__).resolve().parents[1]
     env = {**os.environ, "PYTHONPATH": str(root)}
     return subprocess.run(
-        [sys.executable, "-m", "referee", *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=120
+        [sys.executable, "-m", "referee", *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
 
 
@@ -86,7 +93,9 @@ def test_png_sheet_reads_back_every_marker_once(tmp_path: Path) -> None:
 
 def test_pdf_sheet_has_a_page_per_block(tmp_path: Path) -> None:
     out = tmp_path / "sheet.pdf"
-    done = _run("markers", "--out", str(out), "--diameter", "20", "--diameter", "30", "--dpi", "100", cwd=tmp_path)
+    done = _run(
+        "markers", "--out", str(out), "--diameter", "20", "--diameter", "30", "--dpi", "100", cwd=tmp_path
+    )
     assert done.returncode == 0, done.stderr
     data = out.read_bytes()
     assert data.startswith(b"%PDF")

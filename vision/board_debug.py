@@ -24,16 +24,41 @@ def debug_image(image: np.ndarray, read: BoardRead) -> np.ndarray:
     for s in read.squares:
         f, r = square_index(s.square)
         inset = 0.08
-        quad = np.array([[f + inset, r + inset], [f + 1 - inset, r + inset], [f + 1 - inset, r + 1 - inset], [f + inset, r + 1 - inset]])
+        quad = np.array(
+            [
+                [f + inset, r + inset],
+                [f + 1 - inset, r + inset],
+                [f + 1 - inset, r + 1 - inset],
+                [f + inset, r + 1 - inset],
+            ]
+        )
         pts = np.round(to_img(quad)).astype(np.int32)
         colour = COLOURS[s.state]
         cv2.polylines(out, [pts], True, colour, 2 * scale if s.state == "unknown" else scale, cv2.LINE_AA)
         label = s.token or ""
         if label:
             c = to_img(np.array([[f + 0.5, r + 0.2]]))[0]
-            cv2.putText(out, label, (round(c[0]) - 10 * scale, round(c[1])), cv2.FONT_HERSHEY_SIMPLEX, 0.5 * scale, colour, scale, cv2.LINE_AA)
+            cv2.putText(
+                out,
+                label,
+                (round(c[0]) - 10 * scale, round(c[1])),
+                cv2.FONT_HERSHEY_SIMPLEX,
+                0.5 * scale,
+                colour,
+                scale,
+                cv2.LINE_AA,
+            )
     edge = np.round(to_img(np.array([[0, 0], [SIZE, 0], [SIZE, SIZE], [0, SIZE]]))).astype(np.int32)
     cv2.polylines(out, [edge], True, (255, 255, 255), scale, cv2.LINE_AA)
     a1 = to_img(np.array([[0.5, -0.35]]))[0]
-    cv2.putText(out, "a1", (round(a1[0]), round(a1[1])), cv2.FONT_HERSHEY_SIMPLEX, 0.7 * scale, (255, 255, 255), scale, cv2.LINE_AA)
+    cv2.putText(
+        out,
+        "a1",
+        (round(a1[0]), round(a1[1])),
+        cv2.FONT_HERSHEY_SIMPLEX,
+        0.7 * scale,
+        (255, 255, 255),
+        scale,
+        cv2.LINE_AA,
+    )
     return out

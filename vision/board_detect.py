@@ -90,7 +90,7 @@ def detect_markers(
         return []
     out = []
     for c, i, k in zip(corners, np.asarray(ids).reshape(-1), np.asarray(conf).reshape(-1), strict=True):
-        pts = np.asarray(c, np.float64).reshape(4, 2) + (x0, y0)
+        pts = np.asarray(c, np.float64).reshape(4, 2) + np.array([x0, y0], np.float64)
         out.append(Marker(int(i), pts, float(k)))
     return out
 
@@ -130,7 +130,9 @@ def fit_homography(markers: Sequence[Marker], geometry: BoardGeometry) -> Homogr
     return HomographyFit(H, squares, rms, int(inl.sum()))
 
 
-def board_roi(fit: HomographyFit, image_shape: tuple[int, ...], lo: float, hi: float) -> tuple[int, int, int, int]:
+def board_roi(
+    fit: HomographyFit, image_shape: tuple[int, ...], lo: float, hi: float
+) -> tuple[int, int, int, int]:
     """The image rectangle (x, y, w, h) holding the board square [lo, hi]² (board units)."""
     pts = fit.to_image(np.array([[lo, lo], [hi, lo], [hi, hi], [lo, hi]]))
     x0, y0 = np.floor(pts.min(axis=0)).astype(int)

@@ -72,7 +72,9 @@ def _place_pieces(markers: Sequence[Marker], fit: HomographyFit) -> tuple[list[_
         face = marker_face(m.id)
         assert face is not None
         if not (0 <= x < SIZE and 0 <= y < SIZE):
-            notes.append(f"{face.piece.label} ({'dead' if face.dead else 'living'}) seen off the board, ignored")
+            notes.append(
+                f"{face.piece.label} ({'dead' if face.dead else 'living'}) seen off the board, ignored"
+            )
             continue
         sq = square_name(int(x), int(y))
         if not MARKER_SIZE_RANGE[0] <= side <= MARKER_SIZE_RANGE[1]:
@@ -118,7 +120,9 @@ def read_with(
             doubtful.update(sqs)
     for sq, ps in by_square.items():
         if any(p.side < 0 for p in ps):
-            reads[sq] = SquareRead(sq, "unknown", 0.0, note="a marker of implausible size (held above the board?)")
+            reads[sq] = SquareRead(
+                sq, "unknown", 0.0, note="a marker of implausible size (held above the board?)"
+            )
             continue
         if len(ps) > 1:
             labels = [marker_face(p.marker.id).piece.label for p in ps]  # type: ignore[union-attr]
@@ -148,9 +152,7 @@ def read_with(
             note=note,
         )
     # Everything else: bare board, or unknown.
-    discs = [
-        (p.x, p.y, 1.15 * p.side / geometry.piece_marker_ratio / 2) for p in placed if p.side > 0
-    ]
+    discs = [(p.x, p.y, 1.15 * p.side / geometry.piece_marker_ratio / 2) for p in placed if p.side > 0]
     candidates = [i for i, sq in enumerate(ALL_SQUARES) if sq not in reads]
     top = top_view(image, fit.H)
     verdicts = judge_squares(top, candidates, discs, geometry)
@@ -158,7 +160,9 @@ def read_with(
     verdicts = spread_occlusion(verdicts, occupied)
     for i, v in verdicts.items():
         sq = ALL_SQUARES[i]
-        reads[sq] = SquareRead(sq, "empty", v.confidence) if v.empty else SquareRead(sq, "unknown", 0.0, note=v.note)
+        reads[sq] = (
+            SquareRead(sq, "empty", v.confidence) if v.empty else SquareRead(sq, "unknown", 0.0, note=v.note)
+        )
     return BoardRead(
         squares=tuple(reads[sq] for sq in ALL_SQUARES),
         camera=camera,
@@ -251,7 +255,9 @@ class BoardTracker:
         fit = fit_homography(corners, self.geometry)
         if fit is None:
             if self.fit is not None and not moved:
-                return read_with(bgr, self.fit, [m for m in markers if m.id < CORNER_BASE], self.geometry, "unverified")
+                return read_with(
+                    bgr, self.fit, [m for m in markers if m.id < CORNER_BASE], self.geometry, "unverified"
+                )
             self.fit = None
             raise BoardImageError(
                 f"cannot locate the board: {len({m.id for m in corners})} of its 4 corner markers visible, at least 2 needed"
@@ -264,4 +270,10 @@ class BoardTracker:
             roi = (int(x0), int(y0), int(2 * side), int(2 * side))
             refined += [r for r in detect_markers(gray, roi, refine=True) if r.id == m.id]
         self.fit = fit_homography(refined, self.geometry) or fit
-        return read_with(bgr, self.fit, [m for m in markers if m.id < CORNER_BASE], self.geometry, "moved" if moved else "fitted")
+        return read_with(
+            bgr,
+            self.fit,
+            [m for m in markers if m.id < CORNER_BASE],
+            self.geometry,
+            "moved" if moved else "fitted",
+        )

@@ -34,6 +34,8 @@ SCALE_FLOOR = 0.035  # smallest colour noise scale assumed (log units ≈ 3.5 %)
 # let a hand pass for board. Past this, squares become unknown instead.
 SCALE_CEIL = 0.1
 SATURATED = 250
+GLARE_TINT = 1.6  # largest ratio between the channels of the light glare adds
+TEXTURE_SIGMA = 2.0  # px of the top view: shading smoother than this is not texture
 HALO_COLOUR, HALO_TEXTURE = 1.5, 0.6  # beside a hand, stricter bounds for "bare"
 LIGHTING_CONTRAST = 0.3  # contrast error still explained by glare or shadow on an off-colour square
 CONTRAST_KEPT = 0.4  # below this share of the predicted contrast, a square and its neighbour are painted over
@@ -68,7 +70,14 @@ def top_view(image: np.ndarray, H: np.ndarray) -> np.ndarray:
     # top-view pixel (u, v) → board (u/PPU, 9 − v/PPU) → image
     T = np.array([[1 / PPU, 0, 0], [0, -1 / PPU, SIZE], [0, 0, 1]])
     M = S @ H @ T
-    return cv2.warpPerspective(img, M, (SIZE * PPU, SIZE * PPU), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
+    return cv2.warpPerspective(
+        img,
+        M,
+        (SIZE * PPU, SIZE * PPU),
+        flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+        borderMode=cv2.BORDER_CONSTANT,
+        borderValue=(0, 0, 0),
+    )
 
 
 def _blocks(img: np.ndarray) -> np.ndarray:
@@ -80,18 +89,20 @@ def _blocks(img: np.ndarray) -> np.ndarray:
 
 
 def _stats(top: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Per square: mean log linear RGB, texture (std of log luminance), saturated and usable fraction."""
+    """Per square: mean log linear RGB, texture (RMS of high-passed log luminance), saturated and usable fraction."""
     lin = (top.astype(np.float32) / 255.0) ** 2.2  # close enough to sRGB's curve for ratios
     logc = _blocks(np.log(lin + LOG_FLOOR))
-    lum = _blocks(np.log(lin.mean(axis=2) + LOG_FLOOR))
+    full = np.log(lin.mean(axis=2) + LOG_FLOOR)
+    # Texture is what is left after removing smooth shading: lighting gradients and glare
+    # spots vary slowly, edges of markers, hands and pieces do not.
+    lum = _blocks(full - cv2.GaussianBlur(full, (0, 0), TEXTURE_SIGMA))
     sat = _blocks(top.max(axis=2) >= SATURATED)
     m = masks.astype(np.float32)
     n = m.sum(axis=(1, 2))
     usable = n / m[0].size
     safe = np.maximum(n, 1.0)
     means = (logc * m[..., None]).sum(axis=(1, 2)) / safe[:, None]
-    lum_mean = (lum * m).sum(axis=(1, 2)) / safe
-    var = ((lum - lum_mean[:, None, None]) ** 2 * m).sum(axis=(1, 2)) / safe
+    var = (lum**2 * m).sum(axis=(1, 2)) / safe
     satf = (sat * m).sum(axis=(1, 2)) / safe
     return means.astype(np.float64), np.sqrt(var).astype(np.float64), satf.astype(np.float64), usable
 
@@ -124,7 +135,9 @@ def judge_squares(
     means, tex, satf, usable = _stats(top, masks)
     cand = [i for i in candidates if usable[i] >= 0.35]
     out: dict[int, Verdict] = {
-        i: Verdict(False, 0.0, "mostly covered by a neighbouring piece") for i in candidates if usable[i] < 0.35
+        i: Verdict(False, 0.0, "mostly covered by a neighbouring piece")
+        for i in candidates
+        if usable[i] < 0.35
     }
     # Black pixels of the warp mean the square lies (partly) outside the picture.
     black = (_blocks(top.max(axis=2)) == 0).mean(axis=(1, 2))
@@ -137,7 +150,9 @@ def judge_squares(
             out[i] = Verdict(False, 0.0, "too little bare board to judge the lighting")
         return out
     classes = np.array([geometry.class_of(ALL_SQUARES[i]) for i in cand])
-    xy = np.array([[square_index(ALL_SQUARES[i])[0] + 0.5, square_index(ALL_SQUARES[i])[1] + 0.5] for i in cand])
+    xy = np.array(
+        [[square_index(ALL_SQUARES[i])[0] + 0.5, square_index(ALL_SQUARES[i])[1] + 0.5] for i in cand]
+    )
     y = means[cand].copy()
     counts = {c: int((classes == c).sum()) for c in set(classes.tolist())}
     ref = min(counts, key=lambda c: (c != 0, -counts[c]))  # class 0 unless it is absent
@@ -151,7 +166,11 @@ def judge_squares(
         else:
             judged[k] = False
     X = _design(xy)
-    X = np.concatenate([X, np.stack([(classes == c).astype(float) for c in fitted], axis=1)], axis=1) if fitted else X
+    X = (
+        np.concatenate([X, np.stack([(classes == c).astype(float) for c in fitted], axis=1)], axis=1)
+        if fitted
+        else X
+    )
     w = np.where(judged, 1.0, 0.0)
     w = np.where(satf[cand] > 0.1, 0.0, w)
     resid = np.zeros_like(y)
@@ -165,7 +184,11 @@ def judge_squares(
         w = np.where(judged & (d < 4.685), (1 - (d / 4.685) ** 2) ** 2, 0.0)
     d = np.sqrt(np.mean((resid / scale) ** 2, axis=1))
     t = tex[cand]
-    t_ref = float(np.median(t[(d < COLOUR_LIMIT) & judged])) if ((d < COLOUR_LIMIT) & judged).any() else float(np.median(t))
+    t_ref = (
+        float(np.median(t[(d < COLOUR_LIMIT) & judged]))
+        if ((d < COLOUR_LIMIT) & judged).any()
+        else float(np.median(t))
+    )
     t_lim = max(TEXTURE_LIMIT * t_ref, t_ref + TEXTURE_FLOOR)
     contrast = _neighbour_contrast(cand, means[cand], resid, judged, t < t_lim)
     for k, i in enumerate(cand):
@@ -182,7 +205,7 @@ def judge_squares(
         elif dk < COLOUR_LIMIT:
             worst = max(dk / COLOUR_LIMIT, tk, (CONTRAST_KEPT / ck.kept) if ck else 0.0)
             out[i] = Verdict(True, float(1 - 0.5 * worst**2), "", dk, tk)
-        elif ck is not None and ck.light_error < LIGHTING_CONTRAST and _brighter(resid[k]):
+        elif satf[i] < 0.02 and _glare(means[i], resid[k]):
             out[i] = Verdict(True, 0.6, "bare board under glare", dk, tk)
         elif ck is not None and ck.shade_error < LIGHTING_CONTRAST and _shaded(resid[k]):
             out[i] = Verdict(True, 0.6, "bare board in shadow", dk, tk)
@@ -283,20 +306,36 @@ def _shaded(resid: np.ndarray) -> bool:
     return bool(np.all(resid < 0.03) and np.ptp(resid) < 0.4 * abs(float(np.mean(resid))) + 0.05)
 
 
-def _brighter(resid: np.ndarray) -> bool:
-    """Brighter than predicted in every channel (glare only ever adds light)."""
-    return bool(np.all(resid > -0.03))
+def _glare(observed: np.ndarray, resid: np.ndarray) -> bool:
+    """Is this colour bare board plus reflected lamp light?
+
+    Glare only adds light, and the light it adds has the lamp's colour, near white: the
+    excess over the predicted board colour must be positive in every channel and about as
+    strong in each (within GLARE_TINT). A hand, a sleeve or a coloured object adds no such
+    grey excess, except over a board of its own colour, which the contrast test has caught.
+    """
+    obs = np.exp(observed)
+    excess = obs - np.exp(observed - resid)
+    if np.any(excess <= 0.02 * obs):
+        return False
+    return bool(excess.max() <= GLARE_TINT * excess.min())
 
 
 def _class_scales(resid: np.ndarray, classes: np.ndarray, good: np.ndarray) -> np.ndarray:
     """Robust noise scale of the colour residuals, per class (dark squares are noisier in log
     units than light ones); classes with too few good squares use the pooled scale."""
-    pooled = np.clip(1.4826 * np.median(np.abs(resid[good]), axis=0), SCALE_FLOOR, SCALE_CEIL) if good.sum() >= 3 else np.full(3, SCALE_CEIL)
+    pooled = (
+        np.clip(1.4826 * np.median(np.abs(resid[good]), axis=0), SCALE_FLOOR, SCALE_CEIL)
+        if good.sum() >= 3
+        else np.full(3, SCALE_CEIL)
+    )
     out = np.tile(pooled, (len(classes), 1))
     for c in np.unique(classes):
         sel = good & (classes == c)
         if sel.sum() >= MIN_CLASS:
-            out[classes == c] = np.clip(1.4826 * np.median(np.abs(resid[sel]), axis=0), SCALE_FLOOR, SCALE_CEIL)
+            out[classes == c] = np.clip(
+                1.4826 * np.median(np.abs(resid[sel]), axis=0), SCALE_FLOOR, SCALE_CEIL
+            )
     return out
 
 
@@ -306,7 +345,9 @@ def top_square(top: np.ndarray, i: int) -> np.ndarray:
     return top[v0 : v0 + PPU, u0 : u0 + PPU]
 
 
-def spread_occlusion(verdicts: dict[int, Verdict], occupied: set[int], min_blob: int = 3) -> dict[int, Verdict]:
+def spread_occlusion(
+    verdicts: dict[int, Verdict], occupied: set[int], min_blob: int = 3
+) -> dict[int, Verdict]:
     """Demote bare-looking squares next to a large blob of covered squares to unknown.
 
     A hand covers several squares; the ones fully under a palm can look smooth and, on a board
@@ -345,7 +386,7 @@ def spread_occlusion(verdicts: dict[int, Verdict], occupied: set[int], min_blob:
             big[labels == k] = 1
     if not big.any():
         return out
-    halo = cv2.dilate(big, np.ones((3, 3), np.uint8)) & (1 - big)
+    halo = np.asarray(cv2.dilate(big, np.ones((3, 3), np.uint8))) & (1 - big)
     for i, v in verdicts.items():
         f, r = square_index(ALL_SQUARES[i])
         # Only squares that look less than perfectly bare: a square whose colour and texture

@@ -173,7 +173,9 @@ def faces_from_placement(placement: str | Mapping[str, str]) -> dict[str, Face]:
     return faces
 
 
-def _sticker(face: Face, diameter_px: int, rng: np.random.Generator, ratio: float) -> tuple[np.ndarray, np.ndarray]:
+def _sticker(
+    face: Face, diameter_px: int, rng: np.random.Generator, ratio: float
+) -> tuple[np.ndarray, np.ndarray]:
     """The top of a piece, drawn upright: BGR patch and alpha mask, ``diameter_px`` wide."""
     n = diameter_px
     img = np.zeros((n, n, 3), np.uint8)
@@ -193,11 +195,22 @@ def _sticker(face: Face, diameter_px: int, rng: np.random.Generator, ratio: floa
     text = ("+" + face.piece.token) if face.dead else face.piece.token
     scale = n / 190
     (tw, th), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, 1)
-    cv2.putText(img, text, (round(c - tw / 2), round(x0 + m + th + n * 0.03)), cv2.FONT_HERSHEY_SIMPLEX, scale, (30, 30, 30), 1, cv2.LINE_AA)
+    cv2.putText(
+        img,
+        text,
+        (round(c - tw / 2), round(x0 + m + th + n * 0.03)),
+        cv2.FONT_HERSHEY_SIMPLEX,
+        scale,
+        (30, 30, 30),
+        1,
+        cv2.LINE_AA,
+    )
     return img, alpha
 
 
-def _board_texture(params: SceneParams, faces: Mapping[str, Face], rng: np.random.Generator) -> tuple[np.ndarray, float, np.ndarray]:
+def _board_texture(
+    params: SceneParams, faces: Mapping[str, Face], rng: np.random.Generator
+) -> tuple[np.ndarray, float, np.ndarray]:
     """The board seen straight from above; returns (texture, origin offset in units, piece centres)."""
     g = params.geometry
     margin = 1.25
@@ -235,10 +248,14 @@ def _board_texture(params: SceneParams, faces: Mapping[str, Face], rng: np.rando
         cell = side / 7
         tl = px(pts[0][0] - cell, pts[0][1] + cell)
         q = round((side + 2 * cell) * ppu)
-        cv2.rectangle(tex, (round(tl[0]), round(tl[1])), (round(tl[0]) + q, round(tl[1]) + q), (235, 235, 235), -1)
+        cv2.rectangle(
+            tex, (round(tl[0]), round(tl[1])), (round(tl[0]) + q, round(tl[1]) + q), (235, 235, 235), -1
+        )
         mk = round(side * ppu)
         m0 = px(pts[0][0], pts[0][1])
-        tex[round(m0[1]) : round(m0[1]) + mk, round(m0[0]) : round(m0[0]) + mk] = marker_image(corner_id(sq), mk)[..., None]
+        tex[round(m0[1]) : round(m0[1]) + mk, round(m0[0]) : round(m0[0]) + mk] = marker_image(
+            corner_id(sq), mk
+        )[..., None]
     # Pieces: shadow, body, sticker, each turned at random and a little off-centre.
     d = round(params.piece_diameter * ppu)
     centres = np.zeros((0, 2))
@@ -281,24 +298,53 @@ def _hand_mask(params: SceneParams, hand: Hand, H: np.ndarray) -> np.ndarray:
     ax = np.array([math.cos(hand.angle), math.sin(hand.angle)])
     nx = np.array([-ax[1], ax[0]])
     L = hand.size * ppu
-    cv2.ellipse(mask, (round(c[0]), round(c[1])), (round(0.55 * L), round(0.45 * L)), math.degrees(hand.angle), 0, 360, 255, -1, cv2.LINE_AA)
+    cv2.ellipse(
+        mask,
+        (round(c[0]), round(c[1])),
+        (round(0.55 * L), round(0.45 * L)),
+        math.degrees(hand.angle),
+        0,
+        360,
+        255,
+        -1,
+        cv2.LINE_AA,
+    )
     for i, (off, ln) in enumerate(((-0.3, 0.75), (-0.1, 0.85), (0.1, 0.8), (0.28, 0.65))):
         base = c + ax * 0.4 * L + nx * off * L
         tip = base + ax * ln * L
-        cv2.line(mask, (round(base[0]), round(base[1])), (round(tip[0]), round(tip[1])), 255, max(2, round(0.17 * L)), cv2.LINE_AA)
+        cv2.line(
+            mask,
+            (round(base[0]), round(base[1])),
+            (round(tip[0]), round(tip[1])),
+            255,
+            max(2, round(0.17 * L)),
+            cv2.LINE_AA,
+        )
         if i == 0:  # the thumb, sideways
             t0 = c - nx * 0.35 * L
             t1 = t0 - nx * 0.45 * L + ax * 0.35 * L
-            cv2.line(mask, (round(t0[0]), round(t0[1])), (round(t1[0]), round(t1[1])), 255, max(2, round(0.2 * L)), cv2.LINE_AA)
+            cv2.line(
+                mask,
+                (round(t0[0]), round(t0[1])),
+                (round(t1[0]), round(t1[1])),
+                255,
+                max(2, round(0.2 * L)),
+                cv2.LINE_AA,
+            )
     # Arm: from the palm backwards to far outside the frame.
     back = c - ax * 4 * max(w, h)
-    cv2.line(mask, (round(c[0]), round(c[1])), (round(back[0]), round(back[1])), 255, max(3, round(0.8 * L)), cv2.LINE_AA)
+    cv2.line(
+        mask,
+        (round(c[0]), round(c[1])),
+        (round(back[0]), round(back[1])),
+        255,
+        max(3, round(0.8 * L)),
+        cv2.LINE_AA,
+    )
     return mask
 
 
-def render(
-    faces: Mapping[str, Face], params: SceneParams, rng: np.random.Generator | int = 0
-) -> Shot:
+def render(faces: Mapping[str, Face], params: SceneParams, rng: np.random.Generator | int = 0) -> Shot:
     """Draw the position ``faces`` (square → piece face up) as the camera of ``params`` sees it."""
     rng = np.random.default_rng(rng) if isinstance(rng, int) else rng
     w, h = params.image_size
@@ -306,8 +352,12 @@ def render(
     H = params.homography()
     t2b = np.array([[1 / TEXTURE_PPU, 0, -margin], [0, -1 / TEXTURE_PPU, SIZE + margin], [0, 0, 1]])
     # Table: a smooth random colour field behind the board.
-    table = cv2.resize(rng.uniform(40, 110, (6, 10, 3)), (w, h), interpolation=cv2.INTER_CUBIC).astype(np.uint8)
-    img = cv2.warpPerspective(tex, H @ t2b, (w, h), dst=table, flags=cv2.INTER_AREA, borderMode=cv2.BORDER_TRANSPARENT)
+    table = cv2.resize(rng.uniform(40, 110, (6, 10, 3)), (w, h), interpolation=cv2.INTER_CUBIC).astype(
+        np.uint8
+    )
+    img = cv2.warpPerspective(
+        tex, H @ t2b, (w, h), dst=table, flags=cv2.INTER_AREA, borderMode=cv2.BORDER_TRANSPARENT
+    )
     f = img.astype(np.float32)
     # Hands: shadow first, then the hand itself with shading.
     hand_mask = np.zeros((h, w), np.float32)
@@ -318,7 +368,9 @@ def render(
         hand_mask = np.maximum(hand_mask, m)
         yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
         c = cv2.perspectiveTransform(np.array([[hand.palm]], np.float64), H)[0, 0]
-        shade = 1.0 + 0.25 * np.tanh(((xx - c[0]) * math.cos(hand.angle + 1.2) + (yy - c[1]) * math.sin(hand.angle + 1.2)) / 150)
+        shade = 1.0 + 0.25 * np.tanh(
+            ((xx - c[0]) * math.cos(hand.angle + 1.2) + (yy - c[1]) * math.sin(hand.angle + 1.2)) / 150
+        )
         ax = np.array([math.cos(hand.angle), math.sin(hand.angle)])
         along = (xx - c[0]) * ax[0] + (yy - c[1]) * ax[1]
         sleeve = (along < -0.9 * hand.size * 90)[..., None]
@@ -331,7 +383,7 @@ def render(
     gain = 1 + params.gain[0] + params.gain[1] * xn + params.gain[2] * yn - params.vignette * (xn**2 + yn**2)
     f *= gain[..., None] * np.array(params.tint, np.float32)
     # Auto-exposure: like a camera, keep the brightest of the board just below clipping.
-    top = float(np.percentile(f[:: 8, :: 8], 99.5))
+    top = float(np.percentile(f[::8, ::8], 99.5))
     if top > 245:
         f *= 245 / top
     if params.glare:
@@ -347,8 +399,10 @@ def render(
         f += rng.normal(0, params.noise, f.shape).astype(np.float32)
     img = np.clip(f, 0, 255).astype(np.uint8)
     if params.jpeg:
-        ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, params.jpeg])
-        img = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        _, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, params.jpeg])
+        decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        assert decoded is not None  # we just encoded it
+        img = decoded
     hidden, marker_hidden = _coverage(hand_mask, H, faces, params)
     truth = {sq: (faces[sq].token if sq in faces else "") for sq in ALL_SQUARES}
     return Shot(img, truth, dict(faces), hidden, marker_hidden, params)
@@ -360,7 +414,13 @@ def _coverage(
     """Fraction of each square, and of each piece's central marker area, under a hand."""
     ppu = 20
     t2b = np.array([[1 / ppu, 0, 0], [0, -1 / ppu, SIZE], [0, 0, 1]])
-    top = cv2.warpPerspective(hand_mask, H @ t2b, (SIZE * ppu, SIZE * ppu), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP) if False else cv2.warpPerspective(hand_mask, np.linalg.inv(H @ t2b), (SIZE * ppu, SIZE * ppu))
+    top = (
+        cv2.warpPerspective(
+            hand_mask, H @ t2b, (SIZE * ppu, SIZE * ppu), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
+        )
+        if False
+        else cv2.warpPerspective(hand_mask, np.linalg.inv(H @ t2b), (SIZE * ppu, SIZE * ppu))
+    )
     hidden, marker_hidden = {}, {}
     half = params.piece_diameter * params.geometry.piece_marker_ratio / 2
     for sq in ALL_SQUARES:
@@ -386,7 +446,9 @@ def random_params(rng: np.random.Generator, image_size: tuple[int, int] = (1920,
     H = view(image_size, side=side, center=center, turn=float(turn), keystone=float(keystone))
     glare = []
     for _ in range(int(rng.choice([0, 0, 1, 1, 2]))):
-        glare.append((rng.uniform(0.2, 0.8) * w, rng.uniform(0.2, 0.8) * h, rng.uniform(30, 120), rng.uniform(30, 110)))
+        glare.append(
+            (rng.uniform(0.2, 0.8) * w, rng.uniform(0.2, 0.8) * h, rng.uniform(30, 120), rng.uniform(30, 110))
+        )
     hands = []
     for _ in range(int(rng.choice([0, 0, 0, 1, 1, 2]))):
         hands.append(

@@ -180,4 +180,6 @@ def marker_image(marker_id: int, side_px: int) -> np.ndarray:
 def marker_bits(marker_id: int) -> np.ndarray:
     """The 5×5 data bits of a marker (1 = white), as printed, unrotated."""
     d = dictionary()
-    return cv2.aruco.Dictionary_getBitsFromByteList(d.bytesList[marker_id : marker_id + 1], MARKER_BITS)
+    # The function is exported at module level by the bindings but missing from their stubs.
+    get_bits = getattr(cv2.aruco, "Dictionary_getBitsFromByteList")  # noqa: B009
+    return np.asarray(get_bits(d.bytesList[marker_id : marker_id + 1], MARKER_BITS))

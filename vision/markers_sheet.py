@@ -194,7 +194,11 @@ def sheet_pages(
     x, y = pages.place(50, 4)
     pages.draw.rectangle((pages.px(x), pages.px(y), pages.px(x + 50), pages.px(y + 2)), fill="black")
     pages.newline()
-    pages.text([f"Board corners, for squares of {square_mm:g} mm (markers {geometry.corner_side * square_mm:.1f} mm)"])
+    pages.text(
+        [
+            f"Board corners, for squares of {square_mm:g} mm (markers {geometry.corner_side * square_mm:.1f} mm)"
+        ]
+    )
     for sq in CORNER_SQUARES:
         _corner(pages, sq, square_mm, geometry)
     for d in diameters_mm:

@@ -13,7 +13,9 @@ HELP = "write the sticker sheet (PDF or PNG) of the 72 piece faces and 4 board c
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--out", type=Path, required=True, help="the file to write: .pdf (pages) or .png (pages stacked)")
+    parser.add_argument(
+        "--out", type=Path, required=True, help="the file to write: .pdf (pages) or .png (pages stacked)"
+    )
     parser.add_argument(
         "--diameter",
         type=float,
@@ -22,7 +24,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"piece diameter in mm (repeatable; default: {', '.join(f'{d:g}' for d in COMMON_DIAMETERS_MM)})",
     )
     parser.add_argument(
-        "--square", type=float, default=DEFAULT_SQUARE_MM, metavar="MM", help="board square size in mm, for the corner markers"
+        "--square",
+        type=float,
+        default=DEFAULT_SQUARE_MM,
+        metavar="MM",
+        help="board square size in mm, for the corner markers",
     )
     parser.add_argument("--dpi", type=int, default=300, help="print resolution (default 300)")
 
@@ -38,5 +44,7 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"referee markers: cannot write {args.out}: {exc.strerror or exc}", file=sys.stderr)
         return 2
-    print(f"wrote {args.out}: {len(pages)} pages, pieces of {', '.join(f'{d:g}' for d in diameters)} mm, squares of {args.square:g} mm")
+    print(
+        f"wrote {args.out}: {len(pages)} pages, pieces of {', '.join(f'{d:g}' for d in diameters)} mm, squares of {args.square:g} mm"
+    )
     return 0

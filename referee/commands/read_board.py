@@ -20,16 +20,27 @@ HELP = "read a camera image of the Djambi board: the 9×9 grid in the engine's n
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("image", type=Path, help="a photo or camera frame (JPEG, PNG, ...)")
-    parser.add_argument("--json", action="store_true", help="print JSON: every square with its state and confidence")
-    parser.add_argument("--debug", type=Path, metavar="OUT.png", help="also write the image annotated with what was read")
-    parser.add_argument("--board", type=Path, metavar="BOARD.json", help="the board's geometry and colours (default: the reference board)")
+    parser.add_argument(
+        "--json", action="store_true", help="print JSON: every square with its state and confidence"
+    )
+    parser.add_argument(
+        "--debug", type=Path, metavar="OUT.png", help="also write the image annotated with what was read"
+    )
+    parser.add_argument(
+        "--board",
+        type=Path,
+        metavar="BOARD.json",
+        help="the board's geometry and colours (default: the reference board)",
+    )
 
 
 def _load_image(path: Path) -> np.ndarray:
     data = np.fromfile(path, dtype=np.uint8)  # raises OSError for a missing file
     image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
     if image is None:
-        raise BoardImageError(f"{path} is not an image OpenCV can decode (empty, truncated or another format)")
+        raise BoardImageError(
+            f"{path} is not an image OpenCV can decode (empty, truncated or another format)"
+        )
     return image
 
 
@@ -41,14 +52,30 @@ def run(args: argparse.Namespace) -> int:
         image = _load_image(args.image)
         read = read_board(image, geometry)
     except OSError as exc:
-        print(f"referee read-board: cannot read {exc.filename or args.image}: {exc.strerror or exc}", file=sys.stderr)
+        print(
+            f"referee read-board: cannot read {exc.filename or args.image}: {exc.strerror or exc}",
+            file=sys.stderr,
+        )
         return 2
     except (BoardImageError, ValueError) as exc:
         print(f"referee read-board: {args.image}: {exc}", file=sys.stderr)
         return 1
     if args.debug:
-        if not cv2.imwrite(str(args.debug), debug_image(image, read)):
-            print(f"referee read-board: cannot write {args.debug}", file=sys.stderr)
+        ext = args.debug.suffix.lower() or ".png"
+        try:
+            ok, buf = cv2.imencode(ext, debug_image(image, read))
+        except cv2.error:
+            ok, buf = False, None
+        if not ok or buf is None:
+            print(
+                f"referee read-board: cannot encode a {ext} picture; name the debug file .png or .jpg",
+                file=sys.stderr,
+            )
+            return 2
+        try:
+            args.debug.write_bytes(buf.tobytes())
+        except OSError as exc:
+            print(f"referee read-board: cannot write {args.debug}: {exc.strerror or exc}", file=sys.stderr)
             return 2
     if args.json:
         json.dump(read.to_json(), sys.stdout, indent=1)
