@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from vision.board_detect import HomographyFit, Marker
-from vision.board_geometry import ALL_SQUARES, square_center
+from vision.board_geometry import ALL_SQUARES, BoardGeometry, square_center
 from vision.board_reader import BoardImageError, BoardTracker, read_board, read_with
 from vision.board_synth import Hand, SceneParams, faces_from_placement, initial_position, render, view
 from vision.markers import piece_of
@@ -197,3 +197,23 @@ def test_cli_rejects_corrupt_and_missing_images(tmp_path: Path) -> None:
     cv2.imwrite(str(blank), np.full((200, 300, 3), 90, np.uint8))
     done = _cli(str(blank))
     assert done.returncode == 1 and "corner markers" in done.stderr
+
+
+def test_calibration_learns_a_maze_of_another_colour(tmp_path: Path) -> None:
+    other = replace(BoardGeometry(), class_offsets={2: (0.4, -0.3, 0.2)})
+    setup = render(initial_position(), SceneParams(geometry=other), 7)
+    plain = read_board(setup.image)
+    assert plain.square("e5").state == "unknown"  # the default board's maze colour does not match
+    image = tmp_path / "setup.png"
+    cv2.imwrite(str(image), setup.image)
+    board = tmp_path / "board.json"
+    done = _cli(str(image), "--calibrate", str(board))
+    assert done.returncode == 0, done.stderr
+    learned = BoardGeometry.from_json(json.loads(board.read_text()))
+    assert np.allclose(learned.class_offsets[2], (0.4, -0.3, 0.2), atol=0.08)
+    empty_maze = MIDGAME.replace("/2xx1yC4/", "/2xx6/")
+    later = render(faces_from_placement(empty_maze), SceneParams(geometry=other), 8)
+    assert later.truth["e5"] == ""
+    assert read_board(later.image, learned).square("e5").state == "empty"
+    done = _cli(str(image), "--board", str(board), "--json")
+    assert json.loads(done.stdout)["squares"][ALL_SQUARES.index("e5")]["state"] == "empty"

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -22,7 +22,7 @@ import numpy as np
 from vision.board_detect import HomographyFit, Marker, board_roi, detect_markers, fit_homography
 from vision.board_geometry import ALL_SQUARES, DEFAULT_GEOMETRY, SIZE, BoardGeometry, square_name
 from vision.board_read import BoardRead, Camera, Problem, SquareRead
-from vision.board_squares import judge_squares, spread_occlusion, top_view
+from vision.board_squares import judge_squares, measure_class_offsets, spread_occlusion, top_view
 from vision.markers import CORNER_BASE, marker_face
 
 EDGE_MARGIN = 0.04  # a piece centre this close to a square's edge (in squares) is "on the line"
@@ -192,6 +192,25 @@ def read_board(image: np.ndarray, geometry: BoardGeometry = DEFAULT_GEOMETRY) ->
             f"cannot locate the board: {len(seen)} of its 4 corner markers visible, at least 2 needed"
         )
     return read_with(bgr, fit, [m for m in markers if m.id < CORNER_BASE], geometry, "fitted")
+
+
+def calibrate(image: np.ndarray, geometry: BoardGeometry = DEFAULT_GEOMETRY) -> BoardGeometry:
+    """Measure the colours of the board's square classes from a photo in which every square
+    without a marker is bare board (an empty board, or the starting position, no hands), and
+    return the geometry with those ``class_offsets``; save it with ``to_json`` and pass it to
+    the reader. Raises BoardImageError or ValueError with what to fix.
+    """
+    bgr = as_bgr(image)
+    markers = detect_markers(_gray(bgr))
+    fit = fit_homography([m for m in markers if m.id >= CORNER_BASE], geometry)
+    if fit is None:
+        raise BoardImageError("cannot locate the board: at least 2 of its 4 corner markers must be visible")
+    placed, _ = _place_pieces([m for m in markers if m.id < CORNER_BASE], fit)
+    taken = {p.square for p in placed}
+    discs = [(p.x, p.y, 1.15 * p.side / geometry.piece_marker_ratio / 2) for p in placed if p.side > 0]
+    bare = [i for i, sq in enumerate(ALL_SQUARES) if sq not in taken]
+    offsets = measure_class_offsets(top_view(bgr, fit.H), bare, discs, geometry)
+    return replace(geometry, class_offsets=offsets)
 
 
 @dataclass

@@ -386,7 +386,7 @@ def spread_occlusion(
             big[labels == k] = 1
     if not big.any():
         return out
-    halo = np.asarray(cv2.dilate(big, np.ones((3, 3), np.uint8))) & (1 - big)
+    halo = (np.asarray(cv2.dilate(big, np.ones((3, 3), np.uint8))) > 0) & (big == 0)
     for i, v in verdicts.items():
         f, r = square_index(ALL_SQUARES[i])
         # Only squares that look less than perfectly bare: a square whose colour and texture
@@ -394,3 +394,33 @@ def spread_occlusion(
         if out[i].empty and halo[r, f] and (v.colour > HALO_COLOUR or v.texture > HALO_TEXTURE):
             out[i] = Verdict(False, 0.0, "next to a large covered area (a hand?)", v.colour, v.texture)
     return out
+
+
+def measure_class_offsets(
+    top: np.ndarray, bare: Sequence[int], discs: Sequence[tuple[float, float, float]], geometry: BoardGeometry
+) -> dict[int, tuple[float, float, float]]:
+    """Calibration: the colour of every square class relative to class 0 (log linear R, G, B),
+    measured on squares known to be bare board (``bare``, indices into ALL_SQUARES).
+
+    The lighting field is fitted on all the bare squares together with one offset per class,
+    so a class of a single square (the maze) gets its offset from its one square.
+    """
+    masks = square_masks(discs)
+    means, _, satf, usable = _stats(top, masks)
+    use = [i for i in bare if usable[i] >= 0.35 and satf[i] < 0.05]
+    classes = np.array([geometry.class_of(ALL_SQUARES[i]) for i in use])
+    if 0 not in classes or len(use) < 12:
+        raise ValueError(
+            "too little bare board to calibrate: clear the middle of the board and keep hands away"
+        )
+    others = sorted(set(classes.tolist()) - {0})
+    xy = np.array(
+        [[square_index(ALL_SQUARES[i])[0] + 0.5, square_index(ALL_SQUARES[i])[1] + 0.5] for i in use]
+    )
+    X = _design(xy)
+    if others:
+        X = np.concatenate([X, np.stack([(classes == c).astype(float) for c in others], axis=1)], axis=1)
+    beta, *_ = np.linalg.lstsq(X, means[use], rcond=None)
+    base = _design(xy).shape[1]
+    # Rows of beta are B, G, R (the image's order); offsets are stored as R, G, B.
+    return {c: tuple(float(v) for v in beta[base + k][::-1]) for k, c in enumerate(others)}  # type: ignore[misc]

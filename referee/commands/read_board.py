@@ -12,7 +12,7 @@ import numpy as np
 
 from vision.board_debug import debug_image
 from vision.board_geometry import BoardGeometry
-from vision.board_reader import BoardImageError, read_board
+from vision.board_reader import BoardImageError, calibrate, read_board
 
 NAME = "read-board"
 HELP = "read a camera image of the Djambi board: the 9×9 grid in the engine's notation (?? = cannot tell)"
@@ -32,6 +32,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="BOARD.json",
         help="the board's geometry and colours (default: the reference board)",
     )
+    parser.add_argument(
+        "--calibrate",
+        type=Path,
+        metavar="BOARD.json",
+        help="measure the board's square colours on IMAGE (every square without a piece must be bare, "
+        "no hands) and save them to BOARD.json for --board",
+    )
 
 
 def _load_image(path: Path) -> np.ndarray:
@@ -50,6 +57,13 @@ def run(args: argparse.Namespace) -> int:
         if args.board:
             geometry = BoardGeometry.from_json(json.loads(args.board.read_text(encoding="utf-8")))
         image = _load_image(args.image)
+        if args.calibrate:
+            geometry = calibrate(image, geometry)
+            args.calibrate.write_text(json.dumps(geometry.to_json(), indent=1) + "\n", encoding="utf-8")
+            print(
+                f"saved the board's colours to {args.calibrate}; read with --board {args.calibrate}",
+                file=sys.stderr,
+            )
         read = read_board(image, geometry)
     except OSError as exc:
         print(
