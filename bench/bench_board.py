@@ -86,6 +86,7 @@ def main() -> int:
             visible = hidden == 0 and shot.marker_hidden.get(s.square, 0.0) == 0
             c["squares"] += 1
             c["visible"] += visible
+            c["nohand_squares"] += not hands
             c["hidden"] += hidden > 0.5
             if s.state == "unknown":
                 c["unknown"] += 1
@@ -97,6 +98,7 @@ def main() -> int:
             elif s.token == truth:
                 c["correct"] += 1
                 c["visible_correct"] += visible
+                c["nohand_correct"] += not hands
             else:
                 c["wrong"] += 1
                 c["visible_wrong"] += visible
@@ -121,6 +123,7 @@ def main() -> int:
         "board_not_found": c["no_board"],
         "per_square_accuracy": c["correct"] / sq,
         "visible_square_accuracy": c["visible_correct"] / max(1, c["visible"]),
+        "no_hand_scene_square_accuracy": c["nohand_correct"] / max(1, c["nohand_squares"]),
         "unknown_rate": c["unknown"] / sq,
         "visible_unknown_rate": c["visible_unknown"] / max(1, c["visible"]),
         "hidden_reported_unknown": c["hidden_unknown"] / max(1, c["hidden"]),
@@ -146,6 +149,9 @@ def main() -> int:
     print(f"| per-square accuracy (all squares) | {100 * figures['per_square_accuracy']:.2f} % | ≥ 99.9 % |")
     print(
         f"| per-square accuracy (visible squares) | {100 * figures['visible_square_accuracy']:.2f} % | ≥ 99.9 % |"
+    )
+    print(
+        f"| per-square accuracy (scenes without hands) | {100 * figures['no_hand_scene_square_accuracy']:.2f} % | ≥ 99.9 % |"
     )
     print(
         f"| unknown (flagged), all / visible squares | {100 * figures['unknown_rate']:.2f} % / {100 * figures['visible_unknown_rate']:.2f} % | |"

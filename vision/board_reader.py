@@ -260,7 +260,8 @@ class BoardTracker:
         if not errors:
             camera: Camera = "unverified"
             fit = self.fit
-        elif max(errors) <= self.still_px:
+        elif float(np.median(errors)) <= self.still_px:
+            # The median: one corner marker half under a hand, or misread, is not a moved camera.
             camera, fit = "still", self.fit
         else:
             return self._cold(bgr, gray, moved=True)
