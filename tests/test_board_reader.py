@@ -217,3 +217,22 @@ def test_calibration_learns_a_maze_of_another_colour(tmp_path: Path) -> None:
     assert read_board(later.image, learned).square("e5").state == "empty"
     done = _cli(str(image), "--board", str(board), "--json")
     assert json.loads(done.stdout)["squares"][ALL_SQUARES.index("e5")]["state"] == "empty"
+
+
+def test_tracker_uses_the_cached_homography_when_every_corner_is_hidden() -> None:
+    params = _tilted()
+    faces = faces_from_placement(MIDGAME)
+    tracker = BoardTracker()
+    assert tracker.read(render(faces, params, 20).image).camera == "fitted"
+    frame = render(faces, params, 21).image.copy()
+    H = params.homography()
+    for pts in BoardGeometry().corner_marker_points().values():
+        centre = pts.mean(axis=0)
+        quad = centre + 1.6 * (pts - centre)  # the marker and its white border, generously
+        img_pts = cv2.perspectiveTransform(quad.reshape(-1, 1, 2), H).reshape(-1, 2)
+        cv2.fillConvexPoly(frame, np.round(img_pts).astype(np.int32), (40, 60, 90))
+    read = tracker.read(frame)
+    assert read.camera == "unverified" and read.corners_seen == ()
+    assert read.placement == MIDGAME
+    with pytest.raises(BoardImageError):
+        read_board(frame)  # without the cache the board cannot be found

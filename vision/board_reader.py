@@ -23,7 +23,7 @@ from vision.board_detect import HomographyFit, Marker, board_roi, detect_markers
 from vision.board_geometry import ALL_SQUARES, DEFAULT_GEOMETRY, SIZE, BoardGeometry, square_name
 from vision.board_read import BoardRead, Camera, Problem, SquareRead
 from vision.board_squares import judge_squares, measure_class_offsets, spread_occlusion, top_view
-from vision.markers import CORNER_BASE, marker_face
+from vision.markers import CORNER_BASE, corner_square, marker_face
 
 EDGE_MARGIN = 0.04  # a piece centre this close to a square's edge (in squares) is "on the line"
 MARKER_SIZE_RANGE = (0.2, 0.75)  # plausible marker side on the board, in squares
@@ -92,8 +92,13 @@ def read_with(
     piece_markers: Sequence[Marker],
     geometry: BoardGeometry = DEFAULT_GEOMETRY,
     camera: Camera = "fitted",
+    corners_seen: tuple[str, ...] | None = None,
 ) -> BoardRead:
-    """Assemble the read of a frame whose homography and markers are known."""
+    """Assemble the read of a frame whose homography and markers are known.
+
+    ``corners_seen`` defaults to the corners that supported ``fit``; a tracker reusing a
+    cached fit passes the corners it actually saw in this frame.
+    """
     placed, notes = _place_pieces(piece_markers, fit)
     problems: list[Problem] = []
     by_square: dict[str, list[_Placed]] = defaultdict(list)
@@ -166,7 +171,7 @@ def read_with(
     return BoardRead(
         squares=tuple(reads[sq] for sq in ALL_SQUARES),
         camera=camera,
-        corners_seen=fit.corners_seen,
+        corners_seen=fit.corners_seen if corners_seen is None else corners_seen,
         homography=tuple(tuple(float(v) for v in row) for row in fit.H),
         problems=tuple(problems),
         notes=tuple(notes),
@@ -267,7 +272,8 @@ class BoardTracker:
             return self._cold(bgr, gray, moved=True)
         roi = board_roi(fit, gray.shape, -0.2, SIZE + 0.2)
         pieces = [m for m in detect_markers(gray, roi) if m.id < CORNER_BASE]
-        return read_with(bgr, fit, pieces, self.geometry, camera)
+        seen = tuple(sorted({sq for m in corners if (sq := corner_square(m.id)) is not None}))
+        return read_with(bgr, fit, pieces, self.geometry, camera, seen)
 
     def _cold(self, bgr: np.ndarray, gray: np.ndarray, moved: bool = False) -> BoardRead:
         markers = detect_markers(gray)
@@ -276,7 +282,7 @@ class BoardTracker:
         if fit is None:
             if self.fit is not None and not moved:
                 return read_with(
-                    bgr, self.fit, [m for m in markers if m.id < CORNER_BASE], self.geometry, "unverified"
+                    bgr, self.fit, [m for m in markers if m.id < CORNER_BASE], self.geometry, "unverified", ()
                 )
             self.fit = None
             raise BoardImageError(
