@@ -34,7 +34,9 @@ SCALE_FLOOR = 0.035  # smallest colour noise scale assumed (log units ≈ 3.5 %)
 # let a hand pass for board. Past this, squares become unknown instead.
 SCALE_CEIL = 0.1
 SATURATED = 250
-GLARE_TINT = 1.6  # largest ratio between the channels of the light glare adds
+CONSENSUS_TRIALS = 40
+GLARE_TINT = 0.4  # largest spread between the channels of the light glare adds, ÷ its mean
+GLARE_SLACK = 0.012  # absolute slack on that spread, in linear units
 TEXTURE_SIGMA = 2.0  # px of the top view: shading smoother than this is not texture
 HALO_COLOUR, HALO_TEXTURE = 1.5, 0.6  # beside a hand, stricter bounds for "bare"
 LIGHTING_CONTRAST = 0.3  # contrast error still explained by glare or shadow on an off-colour square
@@ -173,6 +175,7 @@ def judge_squares(
     )
     w = np.where(judged, 1.0, 0.0)
     w = np.where(satf[cand] > 0.1, 0.0, w)
+    w = _consensus(X, y, w > 0, classes) * w
     resid = np.zeros_like(y)
     scale = np.full((len(cand), 3), SCALE_FLOOR)
     for _ in range(6):
@@ -195,7 +198,7 @@ def judge_squares(
         dk, tk, ck = float(d[k]), float(t[k] / t_lim), contrast[k]
         if not judged[k]:
             out[i] = Verdict(False, 0.0, "no colour reference for this square (calibrate the board)")
-        elif satf[i] > 0.15 and not (dk < COLOUR_LIMIT and tk < 1):
+        elif satf[i] >= 0.5 and not (dk < COLOUR_LIMIT and tk < 1):
             out[i] = Verdict(False, 0.0, "glare", dk, tk)
         elif tk >= 1:
             out[i] = Verdict(False, 0.0, "covered: not bare board, and no readable marker", dk, tk)
@@ -207,6 +210,10 @@ def judge_squares(
             out[i] = Verdict(True, float(1 - 0.5 * worst**2), "", dk, tk)
         elif satf[i] < 0.02 and _glare(means[i], resid[k]):
             out[i] = Verdict(True, 0.6, "bare board under glare", dk, tk)
+        elif satf[i] < 0.5 and bool(np.all(resid[k] > 0)):
+            # Partly clipped by glare: the colour is lost, but a piece would show its marker's
+            # black bits as texture, and a hand is not brighter than the board in every channel.
+            out[i] = Verdict(True, 0.5, "bare board under glare (partly saturated)", dk, tk)
         elif ck is not None and ck.shade_error < LIGHTING_CONTRAST and _shaded(resid[k]):
             out[i] = Verdict(True, 0.6, "bare board in shadow", dk, tk)
         else:
@@ -316,9 +323,39 @@ def _glare(observed: np.ndarray, resid: np.ndarray) -> bool:
     """
     obs = np.exp(observed)
     excess = obs - np.exp(observed - resid)
-    if np.any(excess <= 0.02 * obs):
+    if np.any(excess <= 0):
         return False
-    return bool(excess.max() <= GLARE_TINT * excess.min())
+    # Small excesses are mostly noise: allow an absolute slack on top of the tint.
+    return bool(np.ptp(excess) <= GLARE_TINT * float(excess.mean()) + GLARE_SLACK)
+
+
+def _consensus(X: np.ndarray, y: np.ndarray, usable: np.ndarray, classes: np.ndarray) -> np.ndarray:
+    """Starting weights for the lighting fit: the largest set of squares one model explains.
+
+    A least-squares start lets a big glare spot or an arm bend the lighting field, and the
+    reweighting then keeps the bent field. So the start is RANSAC-like: models fitted on
+    random samples of squares, the one with the most squares within a few noise scales wins.
+    Seeded, so a frame always reads the same.
+    """
+    idx = np.flatnonzero(usable)
+    n_params = X.shape[1]
+    if len(idx) < 2 * n_params:
+        return usable.astype(float)
+    rng = np.random.default_rng(0)
+    best, best_count = usable.astype(float), -1
+    tol = 3.0 * 1.5 * SCALE_FLOOR
+    for _ in range(CONSENSUS_TRIALS):
+        sample = rng.choice(idx, size=2 * n_params, replace=False)
+        if np.linalg.matrix_rank(X[sample]) < n_params:
+            continue
+        beta, *_ = np.linalg.lstsq(X[sample], y[sample], rcond=None)
+        err = np.sqrt(np.mean((y - X @ beta) ** 2, axis=1))
+        inliers = usable & (err < tol)
+        count = int(inliers.sum())
+        if count > best_count:
+            best, best_count = inliers.astype(float), count
+    # Too few agree (a very uneven light): fall back to all squares and plain reweighting.
+    return best if best_count >= 2 * n_params else usable.astype(float)
 
 
 def _class_scales(resid: np.ndarray, classes: np.ndarray, good: np.ndarray) -> np.ndarray:
