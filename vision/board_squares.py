@@ -287,7 +287,7 @@ def _neighbour_contrast(
         l_ratio = np.linalg.norm(do - dp, axis=2) / norm
         log_norm = np.maximum(np.linalg.norm(grids["pg"] - nb["pg"], axis=2), 1e-3)
         s_ratio = np.linalg.norm(grids["rs"] - nb["rs"], axis=2) / log_norm
-        kept = np.where(nv, np.minimum(kept, k_ratio), kept)
+        kept = np.where(ns, np.minimum(kept, k_ratio), kept)
         light = np.where(ns, np.maximum(light, l_ratio), light)
         shade = np.where(ns, np.maximum(shade, s_ratio), shade)
         any_light |= ns
@@ -383,13 +383,16 @@ def top_square(top: np.ndarray, i: int) -> np.ndarray:
 
 
 def spread_occlusion(
-    verdicts: dict[int, Verdict], occupied: set[int], min_blob: int = 3
+    verdicts: dict[int, Verdict], occupied: set[int], min_blob: int = 1
 ) -> dict[int, Verdict]:
-    """Demote bare-looking squares next to a large blob of covered squares to unknown.
+    """Demote doubtful bare-looking squares next to covered squares to unknown.
 
     A hand covers several squares; the ones fully under a palm can look smooth and, on a board
-    near skin colour, almost bare. A blob of ``min_blob`` or more covered squares marks
-    a hand, and its bare-looking neighbours are not trusted either.
+    near skin colour, almost bare: only the palm's edge, in a neighbouring square, shows. So
+    next to a blob of ``min_blob`` or more covered squares (any covered square by default),
+    a square must look *clearly* bare (colour within HALO_COLOUR sigmas, texture within
+    HALO_TEXTURE of its bound), and a square whose every unmarked neighbour is covered is
+    not trusted at all.
     """
     covered = np.zeros((SIZE, SIZE), np.uint8)
     for i, v in verdicts.items():
