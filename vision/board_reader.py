@@ -189,14 +189,31 @@ def read_board(image: np.ndarray, geometry: BoardGeometry = DEFAULT_GEOMETRY) ->
     are visible.
     """
     bgr = as_bgr(image)
-    markers = detect_markers(_gray(bgr))
-    fit = fit_homography([m for m in markers if m.id >= CORNER_BASE], geometry)
+    gray = _gray(bgr)
+    markers = detect_markers(gray)
+    corners = [m for m in markers if m.id >= CORNER_BASE]
+    fit = fit_homography(corners, geometry)
     if fit is None:
-        seen = sorted({m.id for m in markers if m.id >= CORNER_BASE})
+        seen = sorted({m.id for m in corners})
         raise BoardImageError(
             f"cannot locate the board: {len(seen)} of its 4 corner markers visible, at least 2 needed"
         )
+    fit = refine_fit(gray, corners, geometry) or fit
     return read_with(bgr, fit, [m for m in markers if m.id < CORNER_BASE], geometry, "fitted")
+
+
+def refine_fit(gray: np.ndarray, corners: Sequence[Marker], geometry: BoardGeometry) -> HomographyFit | None:
+    """The homography again, from sub-pixel corners of the corner markers (found again in a
+    small crop around each): a precise model for the grid and for the tracker's later
+    stillness checks. None when the refined markers do not support a fit."""
+    refined: list[Marker] = []
+    for m in corners:
+        side = m.side_px
+        x0, y0 = m.corners.min(axis=0) - 0.5 * side
+        roi = (int(x0), int(y0), int(2 * side), int(2 * side))
+        again = [r for r in detect_markers(gray, roi, refine=True) if r.id == m.id]
+        refined.append(again[0] if again else m)  # not found again (at the frame's edge): as it was
+    return fit_homography(refined, geometry)
 
 
 def calibrate(image: np.ndarray, geometry: BoardGeometry = DEFAULT_GEOMETRY) -> BoardGeometry:
@@ -288,14 +305,7 @@ class BoardTracker:
             raise BoardImageError(
                 f"cannot locate the board: {len({m.id for m in corners})} of its 4 corner markers visible, at least 2 needed"
             )
-        # Sub-pixel corners for the cached model, so that later frames compare against a precise one.
-        refined: list[Marker] = []
-        for m in corners:
-            side = m.side_px
-            x0, y0 = m.corners.min(axis=0) - 0.5 * side
-            roi = (int(x0), int(y0), int(2 * side), int(2 * side))
-            refined += [r for r in detect_markers(gray, roi, refine=True) if r.id == m.id]
-        self.fit = fit_homography(refined, self.geometry) or fit
+        self.fit = refine_fit(gray, corners, self.geometry) or fit
         return read_with(
             bgr,
             self.fit,
