@@ -39,7 +39,7 @@ GLARE_TINT = 0.4  # largest spread between the channels of the light glare adds,
 GLARE_SLACK = 0.012  # absolute slack on that spread, in linear units
 TEXTURE_SIGMA = 2.0  # px of the top view: shading smoother than this is not texture
 HALO_COLOUR, HALO_TEXTURE = 1.5, 0.6  # beside a hand, stricter bounds for "bare"
-LIGHTING_CONTRAST = 0.3  # contrast error still explained by glare or shadow on an off-colour square
+SHADE_CONTRAST = 0.3  # contrast error (log) still explained by a shadow on an off-colour square
 CONTRAST_KEPT = 0.4  # below this share of the predicted contrast, a square and its neighbour are painted over
 # Added before taking logs: keeps the sensor noise of dark squares from dominating the ratios.
 LOG_FLOOR = 0.01
@@ -193,7 +193,7 @@ def judge_squares(
         else float(np.median(t))
     )
     t_lim = max(TEXTURE_LIMIT * t_ref, t_ref + TEXTURE_FLOOR)
-    contrast = _neighbour_contrast(cand, means[cand], resid, judged, t < t_lim)
+    contrast = _neighbour_contrast(cand, means[cand], resid, judged & (t < t_lim))
     for k, i in enumerate(cand):
         dk, tk, ck = float(d[k]), float(t[k] / t_lim), contrast[k]
         if not judged[k]:
@@ -214,7 +214,7 @@ def judge_squares(
             # Partly clipped by glare: the colour is lost, but a piece would show its marker's
             # black bits as texture, and a hand is not brighter than the board in every channel.
             out[i] = Verdict(True, 0.5, "bare board under glare (partly saturated)", dk, tk)
-        elif ck is not None and ck.shade_error < LIGHTING_CONTRAST and _shaded(resid[k]):
+        elif ck is not None and ck.shade_error < SHADE_CONTRAST and _shaded(resid[k]):
             out[i] = Verdict(True, 0.6, "bare board in shadow", dk, tk)
         else:
             out[i] = Verdict(False, 0.0, "covered: not bare board, and no readable marker", dk, tk)
@@ -223,9 +223,8 @@ def judge_squares(
 
 @dataclass(frozen=True)
 class _Contrast:
-    kept: float  # smallest share of the predicted contrast kept, over unmarked neighbours
-    light_error: float  # largest contrast error in linear RGB, over smooth neighbours (glare test)
-    shade_error: float  # largest contrast error in log RGB, over smooth neighbours (shadow test)
+    kept: float  # smallest share of the predicted contrast kept
+    shade_error: float  # largest contrast error in log RGB (the shadow test)
 
 
 _STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1))
@@ -243,69 +242,42 @@ def _shift(grid: np.ndarray, df: int, dr: int, fill: float) -> np.ndarray:
 
 
 def _neighbour_contrast(
-    cand: Sequence[int], observed: np.ndarray, resid: np.ndarray, judged: np.ndarray, smooth: np.ndarray
+    cand: Sequence[int], observed: np.ndarray, resid: np.ndarray, smooth: np.ndarray
 ) -> list[_Contrast | None]:
-    """Per square, its contrast with its unmarked orthogonal neighbours; None without any.
+    """Per square, its contrast with its smooth unmarked orthogonal neighbours; None without any.
 
     The board's dark/light pattern is what bare board looks like and what a hand or sleeve
     erases: painted over, a square and its neighbour take one colour and the contrast *kept*,
     ``|observed difference| / |predicted difference|`` in linear RGB, falls towards 0.
-    Lighting changes keep it: glare *adds* light to neighbours alike, so their difference in
-    linear RGB survives (small ``light_error``); a shadow *multiplies* them alike, so their
-    difference in log RGB survives (small ``shade_error``). That is how a brightened or
-    shaded square is told from a covered one.
+    A shadow *multiplies* neighbours alike, so their difference in log RGB survives: a small
+    ``shade_error`` tells a shaded square from a covered one. Neighbours with texture (a
+    hand's edge, an unread piece) say nothing about this square and are left out.
     """
     n = SIZE * SIZE
     idx = np.asarray(cand)
     obs = np.zeros((n, 3))
     res = np.zeros((n, 3))
     obs[idx], res[idx] = observed, resid
-    valid = np.zeros(n, bool)
-    valid[idx] = judged
     sm = np.zeros(n, bool)
-    sm[idx] = smooth & judged
+    sm[idx] = smooth
     pred_log = obs - res
-    grids = {
-        "ol": np.exp(obs).reshape(SIZE, SIZE, 3),
-        "pl": np.exp(pred_log).reshape(SIZE, SIZE, 3),
-        "pg": pred_log.reshape(SIZE, SIZE, 3),
-        "rs": res.reshape(SIZE, SIZE, 3),
-    }
+    obs_lin = np.exp(obs).reshape(SIZE, SIZE, 3)
+    pred_lin = np.exp(pred_log).reshape(SIZE, SIZE, 3)
+    pred_g, res_g = pred_log.reshape(SIZE, SIZE, 3), res.reshape(SIZE, SIZE, 3)
     kept = np.full((SIZE, SIZE), np.inf)
-    light = np.full((SIZE, SIZE), -np.inf)
     shade = np.full((SIZE, SIZE), -np.inf)
-    any_light = np.zeros((SIZE, SIZE), bool)
-    v_grid, s_grid = valid.reshape(SIZE, SIZE), sm.reshape(SIZE, SIZE)
+    s_grid = sm.reshape(SIZE, SIZE).astype(float)
     for df, dr in _STEPS:
-        nb = {k: _shift(g, df, dr, 0.0) for k, g in grids.items()}
-        nv = _shift(v_grid.astype(float), df, dr, 0.0) > 0
-        ns = _shift(s_grid.astype(float), df, dr, 0.0) > 0
-        dp = grids["pl"] - nb["pl"]
-        norm = np.maximum(np.linalg.norm(dp, axis=2), 1e-3)
-        do = grids["ol"] - nb["ol"]
-        k_ratio = np.linalg.norm(do, axis=2) / norm
-        l_ratio = np.linalg.norm(do - dp, axis=2) / norm
-        log_norm = np.maximum(np.linalg.norm(grids["pg"] - nb["pg"], axis=2), 1e-3)
-        s_ratio = np.linalg.norm(grids["rs"] - nb["rs"], axis=2) / log_norm
+        ns = _shift(s_grid, df, dr, 0.0) > 0
+        dp = pred_lin - _shift(pred_lin, df, dr, 0.0)
+        do = obs_lin - _shift(obs_lin, df, dr, 0.0)
+        k_ratio = np.linalg.norm(do, axis=2) / np.maximum(np.linalg.norm(dp, axis=2), 1e-3)
+        log_norm = np.maximum(np.linalg.norm(pred_g - _shift(pred_g, df, dr, 0.0), axis=2), 1e-3)
+        s_ratio = np.linalg.norm(res_g - _shift(res_g, df, dr, 0.0), axis=2) / log_norm
         kept = np.where(ns, np.minimum(kept, k_ratio), kept)
-        light = np.where(ns, np.maximum(light, l_ratio), light)
         shade = np.where(ns, np.maximum(shade, s_ratio), shade)
-        any_light |= ns
-    kept_f, light_f, shade_f = kept.reshape(-1), light.reshape(-1), shade.reshape(-1)
-    has_light = any_light.reshape(-1)
-    out: list[_Contrast | None] = []
-    for i in cand:
-        if not np.isfinite(kept_f[i]):
-            out.append(None)
-        else:
-            out.append(
-                _Contrast(
-                    float(kept_f[i]),
-                    float(light_f[i]) if has_light[i] else np.inf,
-                    float(shade_f[i]) if has_light[i] else np.inf,
-                )
-            )
-    return out
+    kept_f, shade_f = kept.reshape(-1), shade.reshape(-1)
+    return [_Contrast(float(kept_f[i]), float(shade_f[i])) if np.isfinite(kept_f[i]) else None for i in cand]
 
 
 def _shaded(resid: np.ndarray) -> bool:
