@@ -402,9 +402,13 @@ def spread_occlusion(
     for i, v in verdicts.items():
         f, r = square_index(ALL_SQUARES[i])
         # Only squares that look less than perfectly bare: a square whose colour and texture
-        # match the board closely is seen, even beside a hand.
-        if out[i].empty and halo[r, f] and (v.colour > HALO_COLOUR or v.texture > HALO_TEXTURE):
-            out[i] = Verdict(False, 0.0, "next to a large covered area (a hand?)", v.colour, v.texture)
+        # match the board closely is seen, even beside a hand; so is a smooth square whose
+        # colour is the board's plus grey light (glare: no hand adds grey light).
+        clear = v.texture <= HALO_TEXTURE and (
+            v.colour <= HALO_COLOUR or v.note.startswith("bare board under glare")
+        )
+        if out[i].empty and halo[r, f] and not clear:
+            out[i] = Verdict(False, 0.0, "next to a covered square (a hand?)", v.colour, v.texture)
     return out
 
 
