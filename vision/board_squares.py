@@ -40,6 +40,7 @@ GLARE_SLACK = 0.012  # absolute slack on that spread, in linear units
 TEXTURE_SIGMA = 2.0  # px of the top view: shading smoother than this is not texture
 HALO_COLOUR, HALO_TEXTURE = 1.5, 0.6  # beside a hand, stricter bounds for "bare"
 SHADE_CONTRAST = 0.3  # contrast error (log) still explained by a shadow on an off-colour square
+GLARE_CONTRAST = 0.6  # contrast error (linear) still explained by glare on an off-colour square
 CONTRAST_KEPT = 0.4  # below this share of the predicted contrast, a square and its neighbour are painted over
 # Added before taking logs: keeps the sensor noise of dark squares from dominating the ratios.
 LOG_FLOOR = 0.01
@@ -196,6 +197,9 @@ def judge_squares(
     contrast = _neighbour_contrast(cand, means[cand], resid, judged & (t < t_lim))
     for k, i in enumerate(cand):
         dk, tk, ck = float(d[k]), float(t[k] / t_lim), contrast[k]
+        # Glare lights a square and its neighbours alike; a white sleeve or a pale hand over
+        # this square alone does not (and with nothing to compare, glare is not believed).
+        lit = ck is not None and ck.light_error < GLARE_CONTRAST
         if not judged[k]:
             out[i] = Verdict(False, 0.0, "no colour reference for this square (calibrate the board)")
         elif satf[i] >= 0.5 and not (dk < COLOUR_LIMIT and tk < 1):
@@ -208,9 +212,9 @@ def judge_squares(
         elif dk < COLOUR_LIMIT:
             worst = max(dk / COLOUR_LIMIT, tk, (CONTRAST_KEPT / ck.kept) if ck else 0.0)
             out[i] = Verdict(True, float(1 - 0.5 * worst**2), "", dk, tk)
-        elif satf[i] < 0.02 and _glare(means[i], resid[k]):
+        elif lit and satf[i] < 0.02 and _glare(means[i], resid[k]):
             out[i] = Verdict(True, 0.6, "bare board under glare", dk, tk)
-        elif satf[i] < 0.5 and bool(np.all(resid[k] > 0)):
+        elif lit and satf[i] < 0.5 and bool(np.all(resid[k] > 0)):
             # Partly clipped by glare: the colour is lost, but a piece would show its marker's
             # black bits as texture, and a hand is not brighter than the board in every channel.
             out[i] = Verdict(True, 0.5, "bare board under glare (partly saturated)", dk, tk)
@@ -224,6 +228,7 @@ def judge_squares(
 @dataclass(frozen=True)
 class _Contrast:
     kept: float  # smallest share of the predicted contrast kept
+    light_error: float  # largest contrast error in linear RGB (the glare test)
     shade_error: float  # largest contrast error in log RGB (the shadow test)
 
 
@@ -249,9 +254,11 @@ def _neighbour_contrast(
     The board's dark/light pattern is what bare board looks like and what a hand or sleeve
     erases: painted over, a square and its neighbour take one colour and the contrast *kept*,
     ``|observed difference| / |predicted difference|`` in linear RGB, falls towards 0.
-    A shadow *multiplies* neighbours alike, so their difference in log RGB survives: a small
-    ``shade_error`` tells a shaded square from a covered one. Neighbours with texture (a
-    hand's edge, an unread piece) say nothing about this square and are left out.
+    Lighting keeps it: glare *adds* light to neighbours alike, so their difference in linear
+    RGB survives (small ``light_error``); a shadow *multiplies* them alike, so their difference
+    in log RGB survives (small ``shade_error``). That is how a brightened or shaded square is
+    told from one under a white sleeve or a dark palm. Neighbours with texture (a hand's
+    edge, an unread piece) say nothing about this square and are left out.
     """
     n = SIZE * SIZE
     idx = np.asarray(cand)
@@ -265,19 +272,26 @@ def _neighbour_contrast(
     pred_lin = np.exp(pred_log).reshape(SIZE, SIZE, 3)
     pred_g, res_g = pred_log.reshape(SIZE, SIZE, 3), res.reshape(SIZE, SIZE, 3)
     kept = np.full((SIZE, SIZE), np.inf)
+    light = np.full((SIZE, SIZE), -np.inf)
     shade = np.full((SIZE, SIZE), -np.inf)
     s_grid = sm.reshape(SIZE, SIZE).astype(float)
     for df, dr in _STEPS:
         ns = _shift(s_grid, df, dr, 0.0) > 0
         dp = pred_lin - _shift(pred_lin, df, dr, 0.0)
         do = obs_lin - _shift(obs_lin, df, dr, 0.0)
-        k_ratio = np.linalg.norm(do, axis=2) / np.maximum(np.linalg.norm(dp, axis=2), 1e-3)
+        norm = np.maximum(np.linalg.norm(dp, axis=2), 1e-3)
+        k_ratio = np.linalg.norm(do, axis=2) / norm
+        l_ratio = np.linalg.norm(do - dp, axis=2) / norm
         log_norm = np.maximum(np.linalg.norm(pred_g - _shift(pred_g, df, dr, 0.0), axis=2), 1e-3)
         s_ratio = np.linalg.norm(res_g - _shift(res_g, df, dr, 0.0), axis=2) / log_norm
         kept = np.where(ns, np.minimum(kept, k_ratio), kept)
+        light = np.where(ns, np.maximum(light, l_ratio), light)
         shade = np.where(ns, np.maximum(shade, s_ratio), shade)
-    kept_f, shade_f = kept.reshape(-1), shade.reshape(-1)
-    return [_Contrast(float(kept_f[i]), float(shade_f[i])) if np.isfinite(kept_f[i]) else None for i in cand]
+    kept_f, light_f, shade_f = kept.reshape(-1), light.reshape(-1), shade.reshape(-1)
+    return [
+        _Contrast(float(kept_f[i]), float(light_f[i]), float(shade_f[i])) if np.isfinite(kept_f[i]) else None
+        for i in cand
+    ]
 
 
 def _shaded(resid: np.ndarray) -> bool:
@@ -387,8 +401,8 @@ def spread_occlusion(
                     continue
                 if covered[r + dr, f + df]:
                     n_cov += 1
-                elif verdicts[j].empty:
-                    n_bare += 1
+                elif verdicts[j].empty and not verdicts[j].note:
+                    n_bare += 1  # plainly bare; one explained by glare or shadow proves less
         if n_cov >= 2 and n_bare == 0:
             out[i] = Verdict(False, 0.0, "surrounded by covered squares (a hand?)", v.colour, v.texture)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(covered, connectivity=8)
@@ -402,11 +416,9 @@ def spread_occlusion(
     for i, v in verdicts.items():
         f, r = square_index(ALL_SQUARES[i])
         # Only squares that look less than perfectly bare: a square whose colour and texture
-        # match the board closely is seen, even beside a hand; so is a smooth square whose
-        # colour is the board's plus grey light (glare: no hand adds grey light).
-        clear = v.texture <= HALO_TEXTURE and (
-            v.colour <= HALO_COLOUR or v.note.startswith("bare board under glare")
-        )
+        # match the board closely is seen, even beside a hand. One that needs glare or a
+        # shadow to explain it is not: a white sleeve passes for glare on its own square.
+        clear = v.texture <= HALO_TEXTURE and v.colour <= HALO_COLOUR
         if out[i].empty and halo[r, f] and not clear:
             out[i] = Verdict(False, 0.0, "next to a covered square (a hand?)", v.colour, v.texture)
     return out

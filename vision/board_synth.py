@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -544,7 +544,6 @@ __all__ = [
     "random_position",
     "render",
     "render_placement",
-    "replace",
     "scene",
     "view",
 ]
