@@ -286,3 +286,16 @@ def test_damaged_scan_data_still_gives_a_read_or_a_clear_error(seed: int) -> Non
     for s in read.squares:
         if s.state in ("living", "corpse"):
             assert s.token == truth[s.square], s.square
+
+
+@pytest.mark.parametrize("scheme", [1, 2])
+def test_a_white_sleeve_is_not_taken_for_glare(scheme: int) -> None:
+    sleeve = Hand(palm=(3.5, 4.5), angle=0.3, size=1.8, skin=(200, 200, 200), sleeve=(200, 200, 200))
+    params = replace(_tilted(), hands=(sleeve,), scheme=scheme)
+    shot = render(faces_from_placement(MIDGAME), params, 9)
+    read = read_board(shot.image)
+    assert sum(v > 0.5 for v in shot.hidden.values()) >= 5
+    for s in read.squares:
+        assert s.state == "unknown" or s.token == (shot.truth[s.square] or None), s.square
+        if shot.hidden[s.square] > 0.5:
+            assert s.state == "unknown", s.square
