@@ -1,0 +1,145 @@
+"""Marker detection and the board homography: the geometric half of the board reader.
+
+`detect_markers` finds our ArUco codes in a grey image (optionally inside a region), and
+`fit_homography` turns the corner markers into the board→image homography with RANSAC over
+their 16 corners, so one misplaced or misread corner marker cannot bend the grid.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.board_geometry import BoardGeometry
+from vision.markers import corner_square, dictionary
+
+# A marker's corners more than this many pixels off the fitted model are outliers. Scaled up
+# for large markers (see fit_homography), since corner noise grows with blur and size.
+RANSAC_PX = 3.0
+MIN_MARKER_SIDE_PX = 12  # smaller markers cannot be decoded reliably at 7 cells
+
+
+@dataclass(frozen=True)
+class Marker:
+    """A decoded marker: its id, its 4 image corners (ArUco order) and the detector's confidence."""
+
+    id: int
+    corners: np.ndarray  # (4, 2) float64, image pixels
+    confidence: float
+
+    @property
+    def center(self) -> np.ndarray:
+        return self.corners.mean(axis=0)
+
+    @property
+    def side_px(self) -> float:
+        return float(np.mean(np.linalg.norm(self.corners - np.roll(self.corners, 1, axis=0), axis=1)))
+
+
+@dataclass(frozen=True)
+class HomographyFit:
+    """Board units → image pixels, with the corner markers that supported it."""
+
+    H: np.ndarray  # 3×3
+    corners_seen: tuple[str, ...]  # corner squares whose marker was an inlier
+    rms_px: float
+    points: int  # inlier correspondences
+
+    def to_image(self, pts: np.ndarray) -> np.ndarray:
+        return cv2.perspectiveTransform(np.asarray(pts, np.float64).reshape(-1, 1, 2), self.H).reshape(-1, 2)
+
+    def to_board(self, pts: np.ndarray) -> np.ndarray:
+        Hinv = np.linalg.inv(self.H)
+        return cv2.perspectiveTransform(np.asarray(pts, np.float64).reshape(-1, 1, 2), Hinv).reshape(-1, 2)
+
+
+def _detector(shape: tuple[int, ...], refine: bool, full_frame: bool) -> cv2.aruco.ArucoDetector:
+    p = cv2.aruco.DetectorParameters()
+    longest = max(shape[:2])
+    p.minMarkerPerimeterRate = min(4 * MIN_MARKER_SIDE_PX / longest, 0.5)
+    # In a whole frame nothing we print is wider than a quarter of it; bigger "markers" are
+    # the board frame or a sheet of paper, and rejecting them early saves decoding work.
+    p.maxMarkerPerimeterRate = 1.0 if full_frame else 4.0
+    p.errorCorrectionRate = 1.0  # of the dictionary's own CORRECTABLE_BITS (2)
+    # Thresholding windows of 7 and 17 px instead of 3, 13 and 23: our markers' cells are 4–10 px,
+    # the 3 px window found nothing the others missed on the tuning scenes, and costs a pass.
+    p.adaptiveThreshWinSizeMin = 7
+    if refine:
+        p.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+    return cv2.aruco.ArucoDetector(dictionary(), p)
+
+
+def detect_markers(
+    gray: np.ndarray, roi: tuple[int, int, int, int] | None = None, refine: bool = False
+) -> list[Marker]:
+    """Markers of our set in ``gray`` (uint8), or only inside ``roi`` = (x, y, w, h).
+
+    ``refine`` asks for sub-pixel corners (for the corner markers that carry the homography).
+    """
+    x0 = y0 = 0
+    img = gray
+    if roi is not None:
+        x, y, w, h = roi
+        x0, y0 = max(0, x), max(0, y)
+        x1, y1 = min(gray.shape[1], x + w), min(gray.shape[0], y + h)
+        if x1 - x0 < 16 or y1 - y0 < 16:
+            return []
+        img = gray[y0:y1, x0:x1]
+    corners, ids, conf, _ = _detector(img.shape, refine, roi is None).detectMarkersWithConfidence(img)
+    if ids is None or len(ids) == 0:
+        return []
+    out = []
+    for c, i, k in zip(corners, np.asarray(ids).reshape(-1), np.asarray(conf).reshape(-1), strict=True):
+        pts = np.asarray(c, np.float64).reshape(4, 2) + np.array([x0, y0], np.float64)
+        out.append(Marker(int(i), pts, float(k)))
+    return out
+
+
+def fit_homography(markers: Sequence[Marker], geometry: BoardGeometry) -> HomographyFit | None:
+    """RANSAC homography from the corner markers seen; None with fewer than two of them.
+
+    One marker's four corners would fit any homography exactly and extrapolate the grid
+    badly, so at least two distinct corner markers must agree.
+    """
+    model = geometry.corner_marker_points()
+    src, dst, owners = [], [], []
+    for m in markers:
+        if m.id in model:
+            src.append(model[m.id])
+            dst.append(m.corners)
+            owners += [m.id] * 4
+    if len({o for o in owners}) < 2:
+        return None
+    src_a = np.concatenate(src).astype(np.float64)
+    dst_a = np.concatenate(dst).astype(np.float64)
+    side = float(np.median([m.side_px for m in markers if m.id in model]))
+    thresh = max(RANSAC_PX, 0.04 * side)
+    H, mask = cv2.findHomography(src_a, dst_a, cv2.RANSAC, thresh, maxIters=200, confidence=0.999)
+    if H is None:
+        return None
+    inl = mask.reshape(-1).astype(bool)
+    seen = {owners[i] for i in range(len(owners)) if inl[i]}
+    if len(seen) < 2 or inl.sum() < 6:
+        return None
+    # Refit on the inliers only (least squares), the RANSAC model is from a minimal sample.
+    H2, _ = cv2.findHomography(src_a[inl], dst_a[inl], 0)
+    H = H2 if H2 is not None else H
+    proj = cv2.perspectiveTransform(src_a[inl].reshape(-1, 1, 2), H).reshape(-1, 2)
+    rms = float(np.sqrt(np.mean(np.sum((proj - dst_a[inl]) ** 2, axis=1))))
+    squares = tuple(sq for mid in sorted(seen) if (sq := corner_square(mid)) is not None)
+    return HomographyFit(H, squares, rms, int(inl.sum()))
+
+
+def board_roi(
+    fit: HomographyFit, image_shape: tuple[int, ...], lo: float, hi: float
+) -> tuple[int, int, int, int]:
+    """The image rectangle (x, y, w, h) holding the board square [lo, hi]² (board units)."""
+    pts = fit.to_image(np.array([[lo, lo], [hi, lo], [hi, hi], [lo, hi]]))
+    x0, y0 = np.floor(pts.min(axis=0)).astype(int)
+    x1, y1 = np.ceil(pts.max(axis=0)).astype(int)
+    x0, y0 = max(0, x0), max(0, y0)
+    x1, y1 = min(image_shape[1], x1), min(image_shape[0], y1)
+    return int(x0), int(y0), int(max(0, x1 - x0)), int(max(0, y1 - y0))

@@ -1,0 +1,315 @@
+"""The board reader: one camera frame → a `BoardRead` of all 81 squares.
+
+    read = read_board(image)              # pure: detects everything on this frame
+    tracker = BoardTracker()              # for a camera stream: caches the homography
+    read = tracker.read(frame)
+
+Steps: find the corner markers and fit the board→image homography (RANSAC); decode the piece
+markers and put each on the square under its centre in board coordinates; judge every other
+square empty or unknown from its appearance (`vision.board_squares`); flag the impossible
+(a piece seen twice, two pieces on one square).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+
+import cv2
+import numpy as np
+
+from vision.board_detect import HomographyFit, Marker, board_roi, detect_markers, fit_homography
+from vision.board_geometry import ALL_SQUARES, DEFAULT_GEOMETRY, SIZE, BoardGeometry, square_name
+from vision.board_read import BoardRead, Camera, Problem, SquareRead
+from vision.board_squares import judge_squares, measure_class_offsets, spread_occlusion, top_view
+from vision.markers import CORNER_BASE, corner_square, marker_face
+
+EDGE_MARGIN = 0.04  # a piece centre this close to a square's edge (in squares) is "on the line"
+MARKER_SIZE_RANGE = (0.2, 0.75)  # plausible marker side on the board, in squares
+STILL_PX = 2.5  # corner markers within this many pixels of the cached model: camera still
+MIN_DECODE_CONFIDENCE = 0.6
+
+
+class BoardImageError(ValueError):
+    """The image cannot be read as a board: not an image, or no board in it."""
+
+
+def as_bgr(image: np.ndarray) -> np.ndarray:
+    """Check an image array and bring it to 3-channel uint8 BGR; raises BoardImageError."""
+    if not isinstance(image, np.ndarray) or image.size == 0:
+        raise BoardImageError("not an image (expected a non-empty numpy array)")
+    if image.dtype != np.uint8:
+        raise BoardImageError(f"expected 8-bit pixels, got {image.dtype}")
+    if image.ndim == 2:
+        return cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    if image.ndim == 3 and image.shape[2] == 3:
+        return image
+    if image.ndim == 3 and image.shape[2] == 4:
+        return cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
+    raise BoardImageError(f"expected a grey, BGR or BGRA image, got shape {image.shape}")
+
+
+@dataclass(frozen=True)
+class _Placed:
+    marker: Marker
+    x: float  # centre in board units
+    y: float
+    side: float  # marker side in board units
+    square: str
+
+
+def _place_pieces(markers: Sequence[Marker], fit: HomographyFit) -> tuple[list[_Placed], list[str]]:
+    notes = []
+    pieces = [m for m in markers if marker_face(m.id) is not None]
+    if not pieces:
+        return [], notes
+    centres = fit.to_board(np.array([m.center for m in pieces]))
+    corners = fit.to_board(np.concatenate([m.corners for m in pieces])).reshape(-1, 4, 2)
+    placed = []
+    for m, (x, y), c in zip(pieces, centres, corners, strict=True):
+        side = float(np.mean(np.linalg.norm(c - np.roll(c, 1, axis=0), axis=1)))
+        face = marker_face(m.id)
+        assert face is not None
+        if not (0 <= x < SIZE and 0 <= y < SIZE):
+            notes.append(
+                f"{face.piece.label} ({'dead' if face.dead else 'living'}) seen off the board, ignored"
+            )
+            continue
+        sq = square_name(int(x), int(y))
+        if not MARKER_SIZE_RANGE[0] <= side <= MARKER_SIZE_RANGE[1]:
+            # Held above the board, or a sticker lying loose: its position cannot be trusted.
+            notes.append(f"{sq}: a marker of implausible size ({side:.2f} squares), ignored")
+            placed.append(_Placed(m, float(x), float(y), -1.0, sq))
+            continue
+        placed.append(_Placed(m, float(x), float(y), side, sq))
+    return placed, notes
+
+
+def read_with(
+    image: np.ndarray,
+    fit: HomographyFit,
+    piece_markers: Sequence[Marker],
+    geometry: BoardGeometry = DEFAULT_GEOMETRY,
+    camera: Camera = "fitted",
+    corners_seen: tuple[str, ...] | None = None,
+) -> BoardRead:
+    """Assemble the read of a frame whose homography and markers are known.
+
+    ``corners_seen`` defaults to the corners that supported ``fit``; a tracker reusing a
+    cached fit passes the corners it actually saw in this frame.
+    """
+    placed, notes = _place_pieces(piece_markers, fit)
+    problems: list[Problem] = []
+    by_square: dict[str, list[_Placed]] = defaultdict(list)
+    for p in placed:
+        by_square[p.square].append(p)
+    reads: dict[str, SquareRead] = {}
+    # Every piece exists once, and shows one face: a second sighting makes both unknown.
+    by_piece: dict[int, list[_Placed]] = defaultdict(list)
+    for p in placed:
+        if p.side > 0:
+            face = marker_face(p.marker.id)
+            assert face is not None
+            by_piece[face.piece.index].append(p)
+    doubtful: set[str] = set()
+    for sightings in by_piece.values():
+        if len(sightings) > 1:
+            face = marker_face(sightings[0].marker.id)
+            assert face is not None
+            sqs = tuple(sorted({s.square for s in sightings}))
+            faces = {marker_face(s.marker.id).dead for s in sightings}  # type: ignore[union-attr]
+            kind = "living-and-dead" if len(faces) == 2 else "duplicate-piece"
+            what = "both faces up" if kind == "living-and-dead" else "seen twice"
+            problems.append(Problem(kind, sqs, f"{face.piece.label} {what}: {', '.join(sqs)}"))
+            doubtful.update(sqs)
+    for sq, ps in by_square.items():
+        if any(p.side < 0 for p in ps):
+            reads[sq] = SquareRead(
+                sq, "unknown", 0.0, note="a marker of implausible size (held above the board?)"
+            )
+            continue
+        if len(ps) > 1:
+            labels = [marker_face(p.marker.id).piece.label for p in ps]  # type: ignore[union-attr]
+            problems.append(Problem("two-pieces-one-square", (sq,), f"{sq} holds {' and '.join(labels)}"))
+            reads[sq] = SquareRead(sq, "unknown", 0.0, note="two pieces on one square")
+            continue
+        p = ps[0]
+        face = marker_face(p.marker.id)
+        assert face is not None
+        if sq in doubtful:
+            reads[sq] = SquareRead(sq, "unknown", 0.0, note=f"{face.piece.label} seen more than once")
+            continue
+        if p.marker.confidence < MIN_DECODE_CONFIDENCE:
+            reads[sq] = SquareRead(sq, "unknown", 0.0, marker_id=p.marker.id, note="marker barely readable")
+            continue
+        edge = min(p.x - int(p.x), int(p.x) + 1 - p.x, p.y - int(p.y), int(p.y) + 1 - p.y)
+        conf = p.marker.confidence * (1.0 if edge >= EDGE_MARGIN else 0.5)
+        note = "" if edge >= EDGE_MARGIN else "piece centre on the line between squares"
+        reads[sq] = SquareRead(
+            sq,
+            "corpse" if face.dead else "living",
+            float(conf),
+            party=face.piece.party,
+            kind=face.piece.kind,
+            piece=face.piece.label,
+            marker_id=p.marker.id,
+            note=note,
+        )
+    # Everything else: bare board, or unknown.
+    discs = [(p.x, p.y, 1.15 * p.side / geometry.piece_marker_ratio / 2) for p in placed if p.side > 0]
+    candidates = [i for i, sq in enumerate(ALL_SQUARES) if sq not in reads]
+    top = top_view(image, fit.H)
+    verdicts = judge_squares(top, candidates, discs, geometry)
+    occupied = {i for i, sq in enumerate(ALL_SQUARES) if sq in reads}
+    verdicts = spread_occlusion(verdicts, occupied)
+    for i, v in verdicts.items():
+        sq = ALL_SQUARES[i]
+        reads[sq] = (
+            SquareRead(sq, "empty", v.confidence) if v.empty else SquareRead(sq, "unknown", 0.0, note=v.note)
+        )
+    return BoardRead(
+        squares=tuple(reads[sq] for sq in ALL_SQUARES),
+        camera=camera,
+        corners_seen=fit.corners_seen if corners_seen is None else corners_seen,
+        homography=tuple(tuple(float(v) for v in row) for row in fit.H),
+        problems=tuple(problems),
+        notes=tuple(notes),
+    )
+
+
+def _gray(bgr: np.ndarray) -> np.ndarray:
+    return cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
+
+
+def read_board(image: np.ndarray, geometry: BoardGeometry = DEFAULT_GEOMETRY) -> BoardRead:
+    """Read one frame on its own: detect every marker, fit the homography, judge the squares.
+
+    Raises BoardImageError when the image is not an image or fewer than two corner markers
+    are visible.
+    """
+    bgr = as_bgr(image)
+    gray = _gray(bgr)
+    markers = detect_markers(gray)
+    corners = [m for m in markers if m.id >= CORNER_BASE]
+    fit = fit_homography(corners, geometry)
+    if fit is None:
+        seen = sorted({m.id for m in corners})
+        raise BoardImageError(
+            f"cannot locate the board: {len(seen)} of its 4 corner markers visible, at least 2 needed"
+        )
+    fit = refine_fit(gray, corners, geometry) or fit
+    return read_with(bgr, fit, [m for m in markers if m.id < CORNER_BASE], geometry, "fitted")
+
+
+def refine_fit(gray: np.ndarray, corners: Sequence[Marker], geometry: BoardGeometry) -> HomographyFit | None:
+    """The homography again, from sub-pixel corners of the corner markers (found again in a
+    small crop around each): a precise model for the grid and for the tracker's later
+    stillness checks. None when the refined markers do not support a fit."""
+    refined: list[Marker] = []
+    for m in corners:
+        side = m.side_px
+        x0, y0 = m.corners.min(axis=0) - 0.5 * side
+        roi = (int(x0), int(y0), int(2 * side), int(2 * side))
+        again = [r for r in detect_markers(gray, roi, refine=True) if r.id == m.id]
+        refined.append(again[0] if again else m)  # not found again (at the frame's edge): as it was
+    return fit_homography(refined, geometry)
+
+
+def calibrate(image: np.ndarray, geometry: BoardGeometry = DEFAULT_GEOMETRY) -> BoardGeometry:
+    """Measure the colours of the board's square classes from a photo in which every square
+    without a marker is bare board (an empty board, or the starting position, no hands), and
+    return the geometry with those ``class_offsets``; save it with ``to_json`` and pass it to
+    the reader. Raises BoardImageError or ValueError with what to fix.
+    """
+    bgr = as_bgr(image)
+    markers = detect_markers(_gray(bgr))
+    fit = fit_homography([m for m in markers if m.id >= CORNER_BASE], geometry)
+    if fit is None:
+        raise BoardImageError("cannot locate the board: at least 2 of its 4 corner markers must be visible")
+    placed, _ = _place_pieces([m for m in markers if m.id < CORNER_BASE], fit)
+    taken = {p.square for p in placed}
+    discs = [(p.x, p.y, 1.15 * p.side / geometry.piece_marker_ratio / 2) for p in placed if p.side > 0]
+    bare = [i for i, sq in enumerate(ALL_SQUARES) if sq not in taken]
+    offsets = measure_class_offsets(top_view(bgr, fit.H), bare, discs, geometry)
+    return replace(geometry, class_offsets=offsets)
+
+
+@dataclass
+class BoardTracker:
+    """Reads a camera stream, keeping the homography while the camera stays still.
+
+    Each frame, the corner markers are looked for only near where the cached homography puts
+    them (small crops, sub-pixel corners), and the piece markers only inside the board. When
+    the corners have moved more than ``still_px`` the homography is refitted and the read is
+    marked ``moved``; when no corner marker can be seen the cached one is used and the read is
+    marked ``unverified``. Without a cache (first frame, or after losing the board), the whole
+    frame is searched.
+    """
+
+    geometry: BoardGeometry = field(default_factory=lambda: DEFAULT_GEOMETRY)
+    still_px: float = STILL_PX
+    fit: HomographyFit | None = None
+
+    def reset(self) -> None:
+        self.fit = None
+
+    def _corner_rois(self, shape: tuple[int, ...]) -> list[tuple[int, int, int, int]]:
+        assert self.fit is not None
+        rois = []
+        for pts in self.geometry.corner_marker_points().values():
+            img = self.fit.to_image(pts)
+            side = float(np.max(np.ptp(img, axis=0)))
+            x0, y0 = img.min(axis=0) - 0.6 * side
+            x1, y1 = img.max(axis=0) + 0.6 * side
+            rois.append((int(x0), int(y0), int(x1 - x0), int(y1 - y0)))
+        return rois
+
+    def read(self, image: np.ndarray) -> BoardRead:
+        bgr = as_bgr(image)
+        gray = _gray(bgr)
+        if self.fit is None:
+            return self._cold(bgr, gray)
+        corners: list[Marker] = []
+        for roi in self._corner_rois(gray.shape):
+            corners += [m for m in detect_markers(gray, roi, refine=True) if m.id >= CORNER_BASE]
+        model = self.geometry.corner_marker_points()
+        errors = [
+            float(np.max(np.linalg.norm(self.fit.to_image(model[m.id]) - m.corners, axis=1)))
+            for m in corners
+            if m.id in model
+        ]
+        if not errors:
+            camera: Camera = "unverified"
+            fit = self.fit
+        elif float(np.median(errors)) <= self.still_px:
+            # The median: one corner marker half under a hand, or misread, is not a moved camera.
+            camera, fit = "still", self.fit
+        else:
+            return self._cold(bgr, gray, moved=True)
+        roi = board_roi(fit, gray.shape, -0.2, SIZE + 0.2)
+        pieces = [m for m in detect_markers(gray, roi) if m.id < CORNER_BASE]
+        seen = tuple(sorted({sq for m in corners if (sq := corner_square(m.id)) is not None}))
+        return read_with(bgr, fit, pieces, self.geometry, camera, seen)
+
+    def _cold(self, bgr: np.ndarray, gray: np.ndarray, moved: bool = False) -> BoardRead:
+        markers = detect_markers(gray)
+        corners = [m for m in markers if m.id >= CORNER_BASE]
+        fit = fit_homography(corners, self.geometry)
+        if fit is None:
+            if self.fit is not None and not moved:
+                return read_with(
+                    bgr, self.fit, [m for m in markers if m.id < CORNER_BASE], self.geometry, "unverified", ()
+                )
+            self.fit = None
+            raise BoardImageError(
+                f"cannot locate the board: {len({m.id for m in corners})} of its 4 corner markers visible, at least 2 needed"
+            )
+        self.fit = refine_fit(gray, corners, self.geometry) or fit
+        return read_with(
+            bgr,
+            self.fit,
+            [m for m in markers if m.id < CORNER_BASE],
+            self.geometry,
+            "moved" if moved else "fitted",
+        )
