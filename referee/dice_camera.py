@@ -145,7 +145,9 @@ class DiceCamera:
         if self.latest is None:
             raise InputRefused("the camera has not read a roll yet", status=409)
         if self.latest.used and not corrected:
-            raise InputRefused("this roll is already the round's dice; correct it at the console if it was misread")
+            raise InputRefused(
+                "this roll is already the round's dice; correct it at the console if it was misread"
+            )
         if corrected:
             self._keep_label(corrected)
         return self._use("confirmed", corrected)

@@ -12,14 +12,14 @@ __all__ = ["SEAT_COLOURS", "bar_chart_svg", "timeline_svg"]
 
 
 def bar_chart_svg(values: Mapping[str, int], unit: str) -> str:
-    """Horizontal bars, one per name, for scores."""
+    """Horizontal bars, one per name, for scores; the value is written inside the picture."""
     rows = list(values.items())
     height = 40 * max(len(rows), 1) + 10
     top = max([v for _, v in rows] + [1])
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 600 {height}" role="img">']
     for i, (name, value) in enumerate(rows):
         y = 10 + 40 * i
-        width = 400 * value / top
+        width = 300 * value / top
         colour = SEAT_COLOURS[i % len(SEAT_COLOURS)]
         parts.append(
             f'<text x="0" y="{y + 24}" fill="#eee" font-size="22">{escape(name)}</text>'
@@ -37,48 +37,50 @@ def timeline_svg(
     tie_window_ns: int,
     false_starts: Sequence[str] = (),
 ) -> str:
-    """The presses of one contest on a time axis from the call, with the margins between them."""
-    seats = [s for entry in ranking for s in entry]
-    times = [reaction_ns[s] for s in seats if s in reaction_ns]
-    span = max([*times, 1])
-    lo = min([*times, 0])
-    width, left, right = 600, 20, 580
-    height = 60 + 34 * max(len(seats), 1) + 20 * len(false_starts)
+    """The presses of one contest: dots on a time axis from the call, then one row per press in
+    order with its time and its margin over the entry before (ties share a rank)."""
+    rows = [(rank, seat) for rank, entry in enumerate(ranking) for seat in entry if seat in reaction_ns]
+    times = [reaction_ns[seat] for _, seat in rows]
+    lo, hi = min([*times, 0]), max([*times, 1])
+    left, right = 20, 580
+    height = 62 + 30 * max(len(rows), 1) + 24 * len(false_starts)
 
     def x(t: int) -> float:
-        return left + (right - left) * (t - lo) / max(span - lo, 1)
+        return left + (right - left) * (t - lo) / max(hi - lo, 1)
 
     parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" role="img" '
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 600 {height}" role="img" '
         'aria-label="press timeline">',
+        f'<text x="{left}" y="14" fill="#aaa" font-size="13">call</text>',
+        f'<text x="{right}" y="14" fill="#aaa" font-size="13" text-anchor="end">'
+        f"tie window {format_ns(tie_window_ns)}</text>",
         f'<line x1="{left}" y1="30" x2="{right}" y2="30" stroke="#888" stroke-width="2"/>',
     ]
-    for rank, entry in enumerate(ranking):
-        for seat in entry:
-            t = reaction_ns.get(seat)
-            if t is None:
-                continue
-            y = 60 + 34 * seats.index(seat)
-            colour = "#ffd700" if rank == 0 else "#9ab"
-            parts.append(
-                f'<line x1="{x(t):.1f}" y1="30" x2="{x(t):.1f}" y2="{y - 8}" stroke="{colour}"/>'
-                f'<circle cx="{x(t):.1f}" cy="30" r="6" fill="{colour}"/>'
-                f'<text x="{min(x(t), right - 200):.1f}" y="{y}" fill="{colour}" font-size="18">'
-                f"{escape(seat)} +{format_ns(t)}</text>"
-            )
-    for i, margin in enumerate(margins_ns):
+    for rank, seat in rows:
+        colour = "#ffd700" if rank == 0 else "#9ab"
         parts.append(
-            f'<text x="{right}" y="{20 + 34 * (i + 1)}" fill="#ccc" font-size="14" text-anchor="end">'
-            f"margin {format_ns(margin)}</text>"
+            f'<circle cx="{x(reaction_ns[seat]):.1f}" cy="30" r="7" fill="{colour}"/>'
+            f'<text x="{x(reaction_ns[seat]):.1f}" y="50" fill="{colour}" font-size="12" '
+            f'text-anchor="middle">{rank + 1}</text>'
         )
-    y = 60 + 34 * len(seats)
+    for i, (rank, seat) in enumerate(rows):
+        y = 80 + 30 * i
+        colour = "#ffd700" if rank == 0 else "#ccd"
+        margin = ""
+        if rank > 0 and (i == 0 or rows[i - 1][0] != rank) and rank - 1 < len(margins_ns):
+            margin = f"+{format_ns(margins_ns[rank - 1])} after {escape(', '.join(ranking[rank - 1]))}"
+        elif i > 0 and rows[i - 1][0] == rank:
+            margin = "tied"
+        parts.append(
+            f'<text x="{left}" y="{y}" fill="{colour}" font-size="18">{rank + 1}. {escape(seat)} '
+            f"+{format_ns(reaction_ns[seat])}</text>"
+            f'<text x="{right}" y="{y}" fill="#aab" font-size="15" text-anchor="end">{margin}</text>'
+        )
+    y = 80 + 30 * len(rows)
     for seat in false_starts:
         parts.append(
             f'<text x="{left}" y="{y}" fill="#f55" font-size="16">{escape(seat)}: false start</text>'
         )
-        y += 20
-    parts.append(
-        f'<text x="{left}" y="16" fill="#aaa" font-size="13">tie window {format_ns(tie_window_ns)}</text>'
-    )
+        y += 24
     parts.append("</svg>")
     return "".join(parts)

@@ -129,7 +129,7 @@ def test_a_night_from_seating_by_pressing_to_the_standings(
     calls.first.click()  # the latest first: game 2, Marc over Anne
     standings.wait_for_selector("#replay svg")
     replay = text_of(standings, "#replay")
-    assert "Marc" in replay and "Anne" in replay and "margin" in replay
+    assert "Marc" in replay and "Anne" in replay and "ms after Marc" in replay
     assert standings.get_attribute("#replay", "data-call") == "2/4"
 
     # The audio path: the spoken verdicts were rendered, in English, after each contest.

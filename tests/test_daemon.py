@@ -226,3 +226,15 @@ def test_a_read_only_data_folder_shows_the_games_but_refuses_inputs() -> None:
         for path in [base, data, *data.iterdir()]:
             path.chmod(0o755)
         shutil.rmtree(base)
+
+
+def test_the_consoles_code_is_shown_only_on_the_referees_own_screen(referee_daemon: RunningReferee) -> None:
+    ref = referee_daemon
+    status, svg = ref.request("GET", "/api/qr/console-local.svg", token=False)
+    assert status == 200 and svg.startswith("<svg")  # the test runs on the referee's machine
+    status, _body = ref.request(
+        "GET", "/api/qr/console-local.svg", token=False, headers={"X-Forwarded-For": "10.0.0.7"}
+    )
+    assert status == 403
+    status, _ = ref.request("GET", "/api/qr/console.svg", token=False)
+    assert status == 401

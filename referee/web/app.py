@@ -73,6 +73,19 @@ def build_app(referee: Referee, max_body_bytes: int = 64 * 1024) -> Starlette:
 
         return wrapper
 
+    def on_this_machine(handler: Handler) -> Handler:
+        """Only for a browser on the referee's own machine: the Pi's own screen (the kiosk) may
+        show the console's QR code, so the first scorekeeper needs nothing but the screen;
+        phones and other computers never see it."""
+
+        async def wrapper(request: Request) -> Response:
+            client = request.client.host if request.client else ""
+            if client not in ("127.0.0.1", "::1") or "x-forwarded-for" in request.headers:
+                return _error(403, "the console's code is shown only on the referee's own screen")
+            return await handler(request)
+
+        return wrapper
+
     # -- pages and read-only data -----------------------------------------------------------------
 
     async def display(request: Request) -> Response:
@@ -197,6 +210,7 @@ def build_app(referee: Referee, max_body_bytes: int = 64 * 1024) -> Starlette:
         Route("/api/known-games", known_games),
         Route("/api/qr/display.svg", qr_display),
         Route("/api/qr/console.svg", guarded(qr_console)),
+        Route("/api/qr/console-local.svg", on_this_machine(qr_console)),
         Route("/api/games/{game_id}/record.jsonl", guarded(record, console=False)),
         Route("/api/whoami", guarded(whoami), methods=["GET"]),
         Route("/api/games", guarded(create_game), methods=["POST"]),

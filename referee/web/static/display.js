@@ -15,7 +15,12 @@ async function drive(seat, pressed) {
 function renderButtons(view) {
   const box = $("seat-buttons");
   const names = {};
-  for (const [name, seat] of Object.entries(view.game ? view.game.seats : {})) names[seat] = name;
+  if (view.seating) {
+    // While seats are claimed, a button is named only once its player has pressed it.
+    for (const p of view.seating.players) if (p.button) names[p.button] = p.name;
+  } else {
+    for (const [name, seat] of Object.entries(view.game ? view.game.seats : {})) names[seat] = name;
+  }
   const key = JSON.stringify([view.input.seats, names]);
   if (box.dataset.key === key) return;
   box.dataset.key = key;
@@ -80,4 +85,11 @@ function render(view) {
 }
 
 fetch("/api/qr/display.svg").then((r) => r.text()).then((svg) => setHTML($("qr"), svg));
+// On the referee's own screen only (the kiosk), the console's code too: the first scorekeeper
+// needs nothing but the screen. Elsewhere the server refuses it and nothing is shown.
+fetch("/api/qr/console-local.svg").then((r) => (r.ok ? r.text() : "")).then((svg) => {
+  if (!svg) return;
+  setHTML($("qr-console"), svg);
+  $("qr-console-box").classList.remove("hidden");
+});
 liveView(render);

@@ -15,9 +15,10 @@ main.insertBefore(seatingBox, document.getElementById("call"));
 
 // "Why" and "how to play" sit beside the scores: on the TV they are seen without scrolling.
 const side = document.getElementById("scores").closest(".panel");
-side.insertBefore(el("div", { id: "why", class: "why hidden", "aria-live": "polite" }), document.getElementById("qr"));
+const codes = side.querySelector(".qr-row");
+side.insertBefore(el("div", { id: "why", class: "why hidden", "aria-live": "polite" }), codes);
 side.insertBefore(el("details", { id: "howto", class: "howto hidden" }, el("summary", { id: "howto-title" }), el("div", { id: "howto-body" })),
-  document.getElementById("qr"));
+  codes);
 const help = el("section", { id: "night-help", class: "panel" },
   el("div", { class: "night-links" },
     el("a", { href: "/night", id: "standings-link" }, "Standings of the night"),
