@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from referee.games.djambi import encircle, movegen
 from referee.games.djambi.moves import Move
 from referee.games.djambi.options import Options
-from referee.games.djambi.pieces import CORPSE, HOSTAGE, NEUTRAL, Kind, Party, Piece
-from referee.games.djambi.position import Position
+from referee.games.djambi.pieces import CORPSE, NEUTRAL, Kind, Party, Piece
+from referee.games.djambi.position import CampFacts, Position
 from referee.games.djambi.squares import MAZE, Square
 from referee.games.djambi.turns import next_turn
 
@@ -46,7 +46,7 @@ class Outcome:
 _Snapshot = tuple[list[Piece | None], list[int], set[Party], Party | None, Party]
 
 
-class Board:
+class Board(CampFacts):
     """A position you can change: `push`, `pop`, `legal_moves`, `perft`."""
 
     def __init__(self, position: Position | str | None = None) -> None:
@@ -76,23 +76,6 @@ class Board:
 
     def fen(self) -> str:
         return self.position().fen()
-
-    def is_playing(self, party: Party) -> bool:
-        return party not in self.eliminated and self.control[party] != HOSTAGE
-
-    def playing(self) -> tuple[Party, ...]:
-        return tuple(p for p in Party if self.is_playing(p))
-
-    def ruler(self) -> Party | None:
-        piece = self.squares[MAZE]
-        if (
-            piece is not None
-            and piece.kind == Kind.CHIEF
-            and piece.party is not None
-            and self.is_playing(piece.party)
-        ):
-            return piece.party
-        return None
 
     def winner(self) -> Party | None:
         playing = self.playing()

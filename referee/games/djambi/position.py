@@ -21,7 +21,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from referee.games.djambi.options import Options
@@ -88,8 +88,35 @@ def _control_value(char: str) -> int:
     return int(Party.from_letter(char))
 
 
+class CampFacts:
+    """What the squares, control and eliminations say about the camps (shared by Position and Board)."""
+
+    squares: Sequence[Piece | None]
+    control: Sequence[int]
+    eliminated: Collection[Party]
+
+    def is_playing(self, party: Party) -> bool:
+        """A camp still in the game: not eliminated and not a hostage."""
+        return party not in self.eliminated and self.control[party] != HOSTAGE
+
+    def playing(self) -> tuple[Party, ...]:
+        return tuple(p for p in Party if self.is_playing(p))
+
+    def ruler(self) -> Party | None:
+        """The party in power: a playing camp's chief in the maze (djambi.md §1.5)."""
+        piece = self.squares[MAZE]
+        if (
+            piece is not None
+            and piece.kind == Kind.CHIEF
+            and piece.party is not None
+            and self.is_playing(piece.party)
+        ):
+            return piece.party
+        return None
+
+
 @dataclass(frozen=True)
-class Position:
+class Position(CampFacts):
     """An immutable snapshot: the board plus everything the next move depends on."""
 
     squares: tuple[Piece | None, ...]
@@ -148,27 +175,6 @@ class Position:
             raise PositionError(str(exc)) from None
         position.check()
         return position
-
-    # -- derived facts ---------------------------------------------------------------------
-
-    def is_playing(self, party: Party) -> bool:
-        """A camp still in the game: not eliminated and not a hostage."""
-        return party not in self.eliminated and self.control[party] != HOSTAGE
-
-    def playing(self) -> tuple[Party, ...]:
-        return tuple(p for p in Party if self.is_playing(p))
-
-    def ruler(self) -> Party | None:
-        """The party in power: a playing camp's chief in the maze (djambi.md §1.5)."""
-        piece = self.squares[MAZE]
-        if (
-            piece is not None
-            and piece.kind == Kind.CHIEF
-            and piece.party is not None
-            and self.is_playing(piece.party)
-        ):
-            return piece.party
-        return None
 
     # -- text ------------------------------------------------------------------------------
 
