@@ -108,7 +108,7 @@ class Referee:
                 "variant": game.fold.header.variant,
                 "players": list(game.fold.header.players),
                 "seats": game.seats,
-                "summary": game.fold.summary(),
+                "summary": live_summary(game.fold.summary()),
                 "svg": engine.render_svg(state),
                 "actions": [a.to_json() for a in engine.actions(state)],
                 "contest": request.to_json() if request else None,
@@ -166,6 +166,16 @@ class Referee:
             "uptime_s": round(time.monotonic() - self.started, 1),
             "display_clients": self.hub.clients,
         }
+
+
+LIVE_VERDICTS = 20  # the live view carries the latest verdicts; the record keeps them all
+
+
+def live_summary(summary: dict[str, Any]) -> dict[str, Any]:
+    """A game's summary for the live view: the newest verdicts only, so every update stays small
+    however long the night (the full list is in the record and `referee replay`)."""
+    verdicts = summary.get("verdicts", [])
+    return {**summary, "verdicts": verdicts[-LIVE_VERDICTS:], "verdicts_total": len(verdicts)}
 
 
 def open_for_reading(path: Path, reason: str) -> Journal:

@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from referee.record import replay_lines
 from tests.conftest import RunningReferee
 
 
@@ -28,6 +29,12 @@ class ConsoleBot:
         game = self.view()["game"]
         assert game is not None, "no game is running"
         return game
+
+    def verdicts(self) -> list[dict[str, Any]]:
+        """Every verdict of the current game, from its record (the live view carries the newest)."""
+        status, record = self.ref.request("GET", f"/api/games/{self.game()['id']}/record.jsonl", token=False)
+        assert status == 200
+        return replay_lines(record.splitlines()).summary()["verdicts"]
 
     def actions(self) -> list[dict[str, Any]]:
         return self.game()["actions"]

@@ -41,7 +41,7 @@ def test_a_race_is_played_to_its_end_through_the_console(referee_daemon: Running
     assert winner, "the race must end"
     assert len(summary["eliminated"]) == 2 and winner not in summary["eliminated"]
     assert summary["scores"][winner] == 1
-    eliminations = [v for v in summary["verdicts"] if "elimin" in v["rule"]["id"]]
+    eliminations = [v for v in bot.verdicts() if "elimin" in v["rule"]["id"]]
     assert eliminations and all(
         v["rule"]["source"].startswith(("camel-race.txt", "docs/")) for v in eliminations
     )

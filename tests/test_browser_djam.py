@@ -58,7 +58,7 @@ def test_the_rulebook_round_then_a_black_round(referee_daemon: RunningReferee, p
     bot.display.wait_for_function(
         "document.querySelector('#picture').textContent.replace(/\\s/g, '').includes('Brejnev')"
     )
-    assert all(v["rule"]["source"] for v in summary["verdicts"])
+    assert all(v["rule"]["source"] for v in bot.verdicts())
 
     # Round 2: black — the first valid word without any letter of the dice wins 4 tokens.
     if bot.game()["summary"]["phase"] != "roll":

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -50,7 +51,12 @@ def test_presses_with_given_ticks_decide_light_and_display(tmp_path: Path) -> No
         source.stop()
         return {"view": view, "lit": lit}
 
-    result = asyncio.run(night())
+    # A fresh thread owns its event loop (Playwright's sync API may hold this thread's loop).
+    results: list[dict] = []
+    worker = threading.Thread(target=lambda: results.append(asyncio.run(night())))
+    worker.start()
+    worker.join(30)
+    result = results[0]
     verdict = result["view"]["contest"]["last"]["verdict"]
     assert verdict["ranking"] == [["Marc"], ["Anne"], ["Carl"]]
     assert verdict["margins_ns"] == [50_000, 40_000], "the margins are the ticks' differences, exactly"
