@@ -108,7 +108,9 @@ class Referee:
                 "variant": game.fold.header.variant,
                 "players": list(game.fold.header.players),
                 "seats": game.seats,
-                "summary": live_summary(game.fold.summary()),
+                # The newest verdicts only: updates stay small however long the night (the record
+                # and `referee replay` keep them all).
+                "summary": game.fold.summary(latest=LIVE_VERDICTS),
                 "svg": engine.render_svg(state),
                 "actions": [a.to_json() for a in engine.actions(state)],
                 "contest": request.to_json() if request else None,
@@ -169,13 +171,6 @@ class Referee:
 
 
 LIVE_VERDICTS = 20  # the live view carries the latest verdicts; the record keeps them all
-
-
-def live_summary(summary: dict[str, Any]) -> dict[str, Any]:
-    """A game's summary for the live view: the newest verdicts only, so every update stays small
-    however long the night (the full list is in the record and `referee replay`)."""
-    verdicts = summary.get("verdicts", [])
-    return {**summary, "verdicts": verdicts[-LIVE_VERDICTS:], "verdicts_total": len(verdicts)}
 
 
 def open_for_reading(path: Path, reason: str) -> Journal:

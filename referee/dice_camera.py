@@ -67,7 +67,7 @@ def wants_dice(session: Session) -> bool:
     game = session.games[session.current_id]
     if game.fold.engine.game != "djam":
         return False
-    return game.fold.summary().get("phase") == "roll"
+    return game.fold.engine.summary(game.fold.state).get("phase") == "roll"
 
 
 class DiceCamera:

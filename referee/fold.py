@@ -90,10 +90,14 @@ class Fold:
     def last_event(self) -> Mapping[str, Any] | None:
         return self.applied[-1].event if self.applied else None
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self, latest: int | None = None) -> dict[str, Any]:
+        """Header, the engine's summary and the standing verdicts (only the `latest` ones if given)."""
         result: dict[str, Any] = dict(self.header.to_json())
         result.update(self.engine.summary(self.state))
-        result["verdicts"] = [{"event": i, **v.to_json()} for i, v in self.verdicts()]
+        verdicts = self.verdicts()
+        shown = verdicts if latest is None else verdicts[-latest:] if latest else []
+        result["verdicts"] = [{"event": i, **v.to_json()} for i, v in shown]
+        result["verdicts_total"] = len(verdicts)
         result["events"] = self.count
         return result
 

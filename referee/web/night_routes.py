@@ -43,7 +43,7 @@ def night_view(referee: Referee) -> dict[str, Any]:
     why: list[dict[str, Any]] = []
     guide = None
     if game is not None:
-        why = latest_verdicts(game.fold.summary()["verdicts"])
+        why = latest_verdicts(game.fold.summary(latest=10)["verdicts"])
         guide = howto(game.fold.header.game)
     return {
         "id": night.id if night else None,
