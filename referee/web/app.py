@@ -80,7 +80,10 @@ def build_app(referee: Referee, max_body_bytes: int = 64 * 1024) -> Starlette:
 
         async def wrapper(request: Request) -> Response:
             client = request.client.host if request.client else ""
-            if client not in ("127.0.0.1", "::1") or "x-forwarded-for" in request.headers:
+            server = (request.scope.get("server") or ("", 0))[0]
+            # Loopback, or a connection whose two ends are the same address: this very machine.
+            local = client in ("127.0.0.1", "::1") or (client != "" and client == server)
+            if not local or "x-forwarded-for" in request.headers:
                 return _error(403, "the console's code is shown only on the referee's own screen")
             return await handler(request)
 
