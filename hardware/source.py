@@ -39,7 +39,11 @@ EdgeHandler = Callable[[ButtonEdge], None]
 class ButtonSource(Protocol):
     """An input path. `on_edge` may be called from any thread; the daemon marshals it."""
 
-    clock: str
+    @property
+    def clock(self) -> str:
+        """The name of the clock of its stamps: "lgpio", "callback", "mock", "rp2040:<boot id>"."""
+        ...
+
     tie_window_ns: int  # the default tie window for this path's timing error
     seats: tuple[int, ...]  # the seat numbers wired
 

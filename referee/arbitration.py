@@ -102,12 +102,13 @@ class PressVerdict:
         if not self.ranking:
             return f"no valid press (tie window {window})"
         first = self.ranking[0]
+        leader = first[0]
         if len(first) > 1:
             return f"tie between {' and '.join(first)} (within the tie window of {window})"
         if len(self.ranking) == 1:
-            return f"{first[0]} first, nobody else pressed (tie window {window})"
+            return f"{leader} first, nobody else pressed (tie window {window})"
         return (
-            f"{first[0]} first, by {format_ns(self.margins_ns[0])} over "
+            f"{leader} first, by {format_ns(self.margins_ns[0])} over "
             f"{' and '.join(self.ranking[1])} (tie window {window})"
         )
 

@@ -96,13 +96,21 @@ class ContestRunner:
     def attach(self, loop: asyncio.AbstractEventLoop) -> None:
         """Start listening to the source and the game; edges may arrive on any thread."""
         self._loop = loop
-        self.source.start(lambda edge: loop.call_soon_threadsafe(self.on_edge, edge))
-        if hasattr(self.source, "when_caller_pressed"):  # an optional caller button arms the contest
-            self.source.when_caller_pressed = lambda: loop.call_soon_threadsafe(self._arm_quietly)
-        if hasattr(self.source, "on_caller"):  # the RP2040's caller input
-            self.source.on_caller = lambda *_: loop.call_soon_threadsafe(self._arm_quietly)
-        if hasattr(self.source, "on_notice"):  # the RP2040 link: reboots, lost frames, overflows
-            self.source.on_notice = lambda notice: loop.call_soon_threadsafe(self._link_notice, notice)
+
+        def on_edge(edge: ButtonEdge) -> None:
+            loop.call_soon_threadsafe(self.on_edge, edge)
+
+        self.source.start(on_edge)
+        # What a source may offer beyond edges: a caller button (GPIO) or caller input (RP2040)
+        # arms the contest; the RP2040 link's notices (reboots, lost frames) void one.
+        hooks = {
+            "when_caller_pressed": lambda *_: loop.call_soon_threadsafe(self._arm_quietly),
+            "on_caller": lambda *_: loop.call_soon_threadsafe(self._arm_quietly),
+            "on_notice": lambda notice: loop.call_soon_threadsafe(self._link_notice, notice),
+        }
+        for name, hook in hooks.items():
+            if hasattr(self.source, name):
+                setattr(self.source, name, hook)
         self.session.listeners.append(self._game_changed)
         self._game_changed()
 

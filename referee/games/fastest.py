@@ -81,7 +81,7 @@ class FastestEngine:
         state = replace(state, rounds=state.rounds + 1, false_starts=tuple(fouls))
         evidence = verdict.to_json()
         first = verdict.winners
-        if not first:
+        if len(first) == 0:
             return Step(state, (Verdict(NO_WINNER, "nobody pressed validly: no point", evidence),))
         if len(first) > 1:
             return Step(state, (Verdict(TIE, f"tie between {' and '.join(first)}: repeat", evidence),))

@@ -21,7 +21,7 @@ from referee.games.djambi import encircle, movegen
 from referee.games.djambi.moves import Move
 from referee.games.djambi.options import Options
 from referee.games.djambi.pieces import CORPSE, NEUTRAL, Kind, Party, Piece
-from referee.games.djambi.position import CampFacts, Position
+from referee.games.djambi.position import Position, camp_in_power, camp_is_playing
 from referee.games.djambi.squares import MAZE, Square
 from referee.games.djambi.turns import next_turn
 
@@ -46,7 +46,7 @@ class Outcome:
 _Snapshot = tuple[list[Piece | None], list[int], set[Party], Party | None, Party]
 
 
-class Board(CampFacts):
+class Board:
     """A position you can change: `push`, `pop`, `legal_moves`, `perft`."""
 
     def __init__(self, position: Position | str | None = None) -> None:
@@ -76,6 +76,15 @@ class Board(CampFacts):
 
     def fen(self) -> str:
         return self.position().fen()
+
+    def is_playing(self, party: Party) -> bool:
+        return camp_is_playing(self.control, self.eliminated, party)
+
+    def playing(self) -> tuple[Party, ...]:
+        return tuple(p for p in Party if self.is_playing(p))
+
+    def ruler(self) -> Party | None:
+        return camp_in_power(self.squares, self.control, self.eliminated)
 
     def winner(self) -> Party | None:
         playing = self.playing()

@@ -88,35 +88,23 @@ def _control_value(char: str) -> int:
     return int(Party.from_letter(char))
 
 
-class CampFacts:
-    """What the squares, control and eliminations say about the camps (shared by Position and Board)."""
+def camp_is_playing(control: Sequence[int], eliminated: Collection[Party], party: Party) -> bool:
+    """A camp still in the game: not eliminated and not a hostage."""
+    return party not in eliminated and control[party] != HOSTAGE
 
-    squares: Sequence[Piece | None]
-    control: Sequence[int]
-    eliminated: Collection[Party]
 
-    def is_playing(self, party: Party) -> bool:
-        """A camp still in the game: not eliminated and not a hostage."""
-        return party not in self.eliminated and self.control[party] != HOSTAGE
-
-    def playing(self) -> tuple[Party, ...]:
-        return tuple(p for p in Party if self.is_playing(p))
-
-    def ruler(self) -> Party | None:
-        """The party in power: a playing camp's chief in the maze (djambi.md §1.5)."""
-        piece = self.squares[MAZE]
-        if (
-            piece is not None
-            and piece.kind == Kind.CHIEF
-            and piece.party is not None
-            and self.is_playing(piece.party)
-        ):
-            return piece.party
-        return None
+def camp_in_power(
+    squares: Sequence[Piece | None], control: Sequence[int], eliminated: Collection[Party]
+) -> Party | None:
+    """The party in power: a playing camp's chief in the maze (djambi.md §1.5)."""
+    piece = squares[MAZE]
+    if piece is not None and piece.kind == Kind.CHIEF and piece.party is not None:
+        return piece.party if camp_is_playing(control, eliminated, piece.party) else None
+    return None
 
 
 @dataclass(frozen=True)
-class Position(CampFacts):
+class Position:
     """An immutable snapshot: the board plus everything the next move depends on."""
 
     squares: tuple[Piece | None, ...]
@@ -175,6 +163,17 @@ class Position(CampFacts):
             raise PositionError(str(exc)) from None
         position.check()
         return position
+
+    # -- derived facts (shared with Board) ------------------------------------------------
+
+    def is_playing(self, party: Party) -> bool:
+        return camp_is_playing(self.control, self.eliminated, party)
+
+    def playing(self) -> tuple[Party, ...]:
+        return tuple(p for p in Party if self.is_playing(p))
+
+    def ruler(self) -> Party | None:
+        return camp_in_power(self.squares, self.control, self.eliminated)
 
     # -- text ------------------------------------------------------------------------------
 
