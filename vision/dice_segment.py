@@ -75,10 +75,14 @@ def rectify(img: np.ndarray, tray: TrayView, marker_squares: list[np.ndarray] | 
     )
     bgr = cv2.warpPerspective(img, to_rect, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2Lab)
-    # Where the camera did not see (the margin may reach past the image's edge) nothing is a die.
-    seen = cv2.warpPerspective(
-        np.full(img.shape[:2], 255, np.uint8), to_rect, (w, h), flags=cv2.INTER_NEAREST, borderValue=0
-    )
+    # Where the camera did not see (the margin may reach past the image's edge) nothing is a die:
+    # the image's outline drawn in the top view (far cheaper than warping a full mask).
+    ih, iw = img.shape[:2]
+    outline = cv2.perspectiveTransform(
+        np.array([[[0, 0], [iw - 1, 0], [iw - 1, ih - 1], [0, ih - 1]]], np.float64), to_rect
+    )[0]
+    seen = np.zeros((h, w), np.uint8)
+    cv2.fillConvexPoly(seen, np.round(outline).astype(np.int32), 255)
 
     inside = np.zeros((h, w), np.uint8)
     m = round(margin * SCALE)
@@ -103,15 +107,15 @@ def rectify(img: np.ndarray, tray: TrayView, marker_squares: list[np.ndarray] | 
         fill = small.copy()
         fill[~region | small_ignore] = np.median(small[region & ~small_ignore], axis=0).astype(np.uint8)
         bg[region] = cv2.medianBlur(fill, 9)[region]  # 9 cells of 8 px: 48 mm, three dice
-    bg_lab = cv2.resize(cv2.cvtColor(bg, cv2.COLOR_BGR2Lab), (w, h), interpolation=cv2.INTER_LINEAR).astype(
-        np.float32
-    )
+    bg_lab = cv2.resize(cv2.cvtColor(bg, cv2.COLOR_BGR2Lab), (w, h), interpolation=cv2.INTER_LINEAR)
     bg_grey = cv2.resize(bg.astype(np.float32).mean(axis=2), (w, h), interpolation=cv2.INTER_LINEAR)
-    labf = lab.astype(np.float32)
-    d_l = labf[..., 0] - bg_lab[..., 0]
-    chroma = np.hypot(labf[..., 1] - bg_lab[..., 1], labf[..., 2] - bg_lab[..., 2])
-    score = np.maximum(d_l, 0.0) + 1.5 * chroma
-    fg = (score > FG_THRESHOLD).astype(np.uint8) * 255
+    # Foreground score: lighter than the background, or another colour (OpenCV operations on
+    # whole planes: this is the reader's largest image).
+    diff = cv2.subtract(lab, bg_lab, dtype=cv2.CV_16S)
+    d_l, d_a, d_b = cv2.split(diff)
+    chroma = cv2.magnitude(d_a.astype(np.float32), d_b.astype(np.float32))
+    score = cv2.scaleAdd(chroma, 1.5, cv2.max(d_l, 0).astype(np.float32))
+    fg = cv2.compare(score, FG_THRESHOLD, cv2.CMP_GT)
     if m > 0:
         band = cv2.morphologyEx(inside, cv2.MORPH_GRADIENT, np.ones((7, 7), np.uint8))
         fg[band > 0] = 0

@@ -31,12 +31,37 @@ HELDOUT_FONTS = (
     "Roboto-Bold.ttf",
     "ClearSans-Bold.ttf",
 )
+# The glyph classifier (vision/dice_glyphs.py) is trained on *train* and its thresholds chosen
+# on *val*: more bold sans-serifs, none of them a held-out font or one derived from one (no
+# Nimbus Sans / TeX Gyre Heros, which FreeSans copies; no Noto or Droid Sans, the Open Sans
+# family; no Carlito, which is Lato; no Roboto or Clear Sans weights). Both use the tune lighting.
+TRAIN_FONTS = TUNE_FONTS + (
+    "LiberationSansNarrow-Bold.ttf",
+    "Cantarell-Bold.otf",
+    "Inter-Bold.otf",
+    "Cabin-Bold.otf",
+    "B612-Bold.otf",
+    "Manrope-Bold.ttf",
+    "Oxygen-Sans-Bold.ttf",
+    "Go-Bold.ttf",
+    "Sora-Bold.otf",
+    "GilliusADF-Bold.otf",
+    "UniversalisADFStd-Bold.otf",
+    "Andika-Bold.ttf",
+)
+VAL_FONTS = ("PTS75F.ttf", "Play-Bold.ttf", "tiresias_infofont_bold.ttf", "Karla-Bold.otf")
 FONT_PACKAGES = (
     "fonts-dejavu-core fonts-dejavu-extra fonts-liberation "
     "fonts-freefont-ttf fonts-open-sans fonts-lato fonts-roboto-unhinted fonts-clear-sans"
 )
+TRAIN_FONT_PACKAGES = (
+    "fonts-cantarell fonts-inter fonts-cabin fonts-b612 fonts-manrope fonts-oxygen fonts-go "
+    "fonts-sora fonts-adf-gillius fonts-adf-universalis fonts-sil-andika "
+    "fonts-paratype fonts-play fonts-tiresias fonts-karla"
+)
 
-SPLITS = ("tune", "heldout")
+# Appending keeps each split's seed stream (the split's index is part of the seed).
+SPLITS = ("tune", "heldout", "train", "val")
 TRAY_COLOURS = ((22, 22, 24), (18, 34, 26), (20, 26, 44), (38, 28, 22), (30, 30, 32), (12, 12, 12))
 TABLE_COLOURS = ((150, 110, 70), (190, 160, 120), (110, 80, 55), (200, 200, 195), (90, 95, 100))
 SKIN_COLOURS = ((224, 172, 138), (198, 134, 100), (141, 85, 60), (236, 192, 160), (96, 60, 40))
@@ -53,7 +78,9 @@ def font_path(filename: str) -> Path:
         if root.is_dir():
             for found in root.rglob(filename):
                 return found
-    raise FontMissing(f"font {filename} is not installed; apt-get install {FONT_PACKAGES}")
+    raise FontMissing(
+        f"font {filename} is not installed; apt-get install {FONT_PACKAGES} (training: {TRAIN_FONT_PACKAGES})"
+    )
 
 
 @dataclass(frozen=True)
@@ -145,6 +172,9 @@ class Scene:
 def _split_params(split: str) -> dict[str, object]:
     if split == "tune":
         return {"fonts": TUNE_FONTS, "temps": ((4200.0, 6800.0),), "lights": ("gradient",)}
+    if split in ("train", "val"):
+        fonts = TRAIN_FONTS if split == "train" else VAL_FONTS
+        return {"fonts": fonts, "temps": ((4200.0, 6800.0),), "lights": ("gradient",)}
     if split == "heldout":
         return {
             "fonts": HELDOUT_FONTS,
