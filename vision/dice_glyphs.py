@@ -101,10 +101,11 @@ class GlyphRead:
     """The network's verdict on one face among one die's faces."""
 
     best: FaceValue | None  # None: the network says "no glyph"
-    prob: float  # probability of `best` among the die's faces and "none"
+    prob: float  # probability of `best` (see face_probabilities)
     runner_up: FaceValue | None
     runner_up_prob: float
     none_prob: float
+    mass: float  # raw probability of all the die's faces together (any orientation)
     turns: int
     probs: dict[FaceValue, float]
 
@@ -113,38 +114,53 @@ class GlyphRead:
         return self.prob - self.runner_up_prob
 
 
-def face_probabilities(
-    probs: np.ndarray, kind: str, style: str, faces: Sequence[FaceValue]
-) -> GlyphRead:
-    """Narrow one face's class probabilities to a die's own faces (all four orientations summed),
-    renormalised together with "none"."""
+def _family(kind: str, style: str) -> slice:
+    if kind == "theme" and style == "pips":
+        return slice(PIPS0, NONE)
+    if kind == "theme":
+        return slice(N_LETTER, PIPS0)
+    return slice(0, N_LETTER)
+
+
+def face_probabilities(probs: np.ndarray, kind: str, style: str, faces: Sequence[FaceValue]) -> GlyphRead:
+    """One face's class probabilities seen as a die of `kind` with `faces`.
+
+    A letter die can only show letters (or nothing readable), so probabilities are first
+    narrowed to the die's family (letters, numerals or pips) and "none". Within the family
+    nothing is renormalised: a letter the die does not carry keeps its share, so a face that
+    looks like another die's letter stays doubtful instead of being forced onto this die.
+    """
+    fam = _family(kind, style)
+    none = float(probs[NONE])
+    fam_total = float(probs[fam].sum()) + none
+    scale = 1.0 / max(fam_total, 1e-12)
     per_face = np.zeros(len(faces))
     turns = np.zeros(len(faces), np.int64)
     for i, f in enumerate(faces):
-        if kind == "theme" and style == "pips":
-            per_face[i] = probs[class_index(kind, style, f, 0)]
-            continue
         base = class_index(kind, style, f, 0)
+        if kind == "theme" and style == "pips":
+            per_face[i] = probs[base]
+            continue
         four = probs[base : base + 4]
         per_face[i] = float(four.sum())
         turns[i] = int(np.argmax(four))
-    none = float(probs[NONE])
-    total = float(per_face.sum()) + none
-    per_face /= max(total, 1e-12)
-    none /= max(total, 1e-12)
+    mass = float(per_face.sum())
+    per_face *= scale
+    none *= scale
     order = np.argsort(-per_face)
     top = int(order[0])
     second = int(order[1]) if len(order) > 1 else None
     second_prob = float(per_face[second]) if second is not None else 0.0
     probs_by_face = {faces[i]: float(per_face[i]) for i in range(len(faces))}
     if none > per_face[top]:
-        return GlyphRead(None, none, faces[top], float(per_face[top]), none, int(turns[top]), probs_by_face)
+        return GlyphRead(None, none, faces[top], float(per_face[top]), none, mass, int(turns[top]), probs_by_face)
     return GlyphRead(
         best=faces[top],
         prob=float(per_face[top]),
         runner_up=faces[second] if second is not None and second_prob >= none else None,
         runner_up_prob=max(second_prob, none),
         none_prob=none,
+        mass=mass,
         turns=int(turns[top]),
         probs=probs_by_face,
     )

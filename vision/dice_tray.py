@@ -91,6 +91,8 @@ def find_tray_by_markers(img: np.ndarray, gray: np.ndarray, tray: TraySpec) -> T
     half = cv2.resize(gray, (gray.shape[1] // 2, gray.shape[0] // 2), interpolation=cv2.INTER_AREA)
     corners, ids, _ = _detector(tray.marker_dictionary).detectMarkers(half)
     if ids is None or len(ids) == 0:
+        if gray.shape[1] >= 1000:
+            return None  # markers in a frame this size are ~30 px wide at half size: none there
         corners, ids, _ = _detector(tray.marker_dictionary).detectMarkers(gray)
         if ids is None or len(ids) == 0:
             return None
