@@ -162,3 +162,23 @@ def test_calibration_notices_a_camera_with_red_and_blue_exchanged(tmp_path, caps
     assert "red and blue exchanged" in capsys.readouterr().err
     main(["calibrate-dice", str(DATA / "markers.jpg"), "--labels", text, "--data", str(tmp_path / "e")])
     assert "exchanged" not in capsys.readouterr().err
+
+
+def test_the_colour_dies_paint_is_learned_apart_from_the_letter_die_of_its_colour(tmp_path):
+    model = default_model()
+    # The green *die* is teal; the colour die shows its green paint, which is not.
+    ds = default_dieset().with_colours({"green": (20, 120, 105)})
+    scene = replace(sample_scene(ds, "tune", 905, OPTS, values=dict(SHOWN, colour="green")), font=USER_FONT)
+    img, labels = render_scene(scene, ds)
+    truth = {d.name: d.value for d in labels.dice}
+    read = read_dice(img, model)
+    faces = labelled_faces(img, read, {"green": truth["green"], "colour": "green"})
+    learned = learn(model, faces, tmp_path)
+    assert learned.dieset.die("colour").paint("green") == "paint-green"
+    teal = rgb_to_lab(np.array([20, 120, 105]) / 255.0)
+    green_die = rgb_to_lab(np.asarray(learned.dieset.colours["green"]) / 255.0)
+    paint = rgb_to_lab(np.asarray(learned.dieset.colours["paint-green"]) / 255.0)
+    assert float(delta_e(green_die, teal)) < 10.0  # the die, measured on its own
+    assert float(delta_e(paint, np.asarray(read.die("colour").paint_lab))) < 3.0  # the paint on its own
+    assert float(delta_e(paint, green_die)) > 15.0
+    assert load_model(tmp_path).dieset.die("colour").paint("green") == "paint-green"

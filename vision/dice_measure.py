@@ -141,6 +141,6 @@ def measure(raw: RawFace, white: np.ndarray) -> Face:
         body=body,
         edge=np.median(lab[OUTER], axis=0),
         centre=np.median(lab[CENTRE], axis=0),
-        paint_spread=float(np.percentile(inner_l, 95) - np.percentile(inner_l, 5)),
+        paint_spread=float(np.subtract(*np.percentile(inner_l, [95, 5]))),
         ring_spread=(max(sides) - min(sides)) if len(sides) >= 2 else 0.0,
     )

@@ -148,7 +148,7 @@ def _candidate_cost(
     if body_de > MAX_BODY_DE:
         return NO_MATCH + body_cost, None
     if die.kind == "colour":
-        dists = sorted((float(delta_e(face.centre, labs[str(f)])), f) for f in die.faces)
+        dists = sorted((float(delta_e(face.centre, labs[die.paint(f)])), f) for f in die.faces)
         (d1, f1), (d2, _) = dists[0], dists[1] if len(dists) > 1 else (float("inf"), None)
         paint_cost = (d1 / 10.0) ** 2 + (face.paint_spread / 8.0) ** 2
         return body_cost + min(paint_cost, NO_MATCH), (f1, d1, d2)

@@ -145,7 +145,7 @@ def face_texture(
             for cx, cy in ((a + rad, a + rad), (b - rad, a + rad), (a + rad, b - rad), (b - rad, b - rad)):
                 cv2.circle(patch, (cx, cy), rad, 255, -1, cv2.LINE_AA)
         m = (patch.astype(np.float32) / 255.0)[..., None]
-        colour = np.clip(_rgb(dieset, str(value)) * tint, 0, 1)
+        colour = np.clip(_rgb(dieset, die.paint(value)) * tint, 0, 1)
         tex = tex * (1 - m) + colour * m
     else:
         if die.kind == "theme" and die.style == "pips":

@@ -194,6 +194,7 @@ class SceneOptions:
     p_touching: float = 0.0
     p_off_tray: float = 0.0
     p_glare: float = 0.15  # per die
+    p_on_marker: float = 0.0  # a die lying on a marker's paper (drawn only when above 0)
     width: int = 1280
     height: int = 720
 
@@ -243,6 +244,10 @@ def sample_scene(
     cocked_die = order[0].name if rng.random() < opts.p_cocked else None
     off_die = order[1].name if rng.random() < opts.p_off_tray else None
     touch_pair = (order[2].name, order[3].name) if rng.random() < opts.p_touching else None
+    # Only drawn when asked for, so the scenes of every existing seed stay as they were.
+    on_marker = None
+    if opts.p_on_marker > 0 and markers and rng.random() < opts.p_on_marker:
+        on_marker = (order[4].name, int(rng.integers(4)))
 
     def free(x: float, y: float, min_gap: float) -> bool:
         return all(math.hypot(x - p.x, y - p.y) >= min_gap for p in placed)
@@ -277,7 +282,16 @@ def sample_scene(
                 touch_pair = None
         if not (touch_pair and die.name == touch_pair[1]):
             for _ in range(500):
-                if die.name == off_die:
+                if on_marker and die.name == on_marker[0]:
+                    # On a corner marker's paper, the die's centre over the printed square.
+                    t = dieset.tray
+                    lo = t.marker_inset_mm + 0.2 * t.marker_size_mm
+                    hi = t.marker_inset_mm + 0.8 * t.marker_size_mm
+                    x, y = float(rng.uniform(lo, hi)), float(rng.uniform(lo, hi))
+                    corner = on_marker[1]
+                    x = tw - x if corner in (1, 2) else x
+                    y = th - y if corner in (2, 3) else y
+                elif die.name == off_die:
                     # Just past a short edge of the tray, on the table and still in view.
                     x = -1.8 * s if rng.random() < 0.5 else tw + 1.8 * s
                     y = float(rng.uniform(0.25 * th, 0.75 * th))
