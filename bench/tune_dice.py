@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 
@@ -28,7 +29,7 @@ from vision.synth import render_scene, sample_scene  # noqa: E402
 
 def collect(model: DiceModel, split: str, frames: int, seed0: int) -> list[dict[str, object]]:
     """One row per readable die: truth, read value, the measures behind its confidence."""
-    loose = replace(model, thresholds=replace(model.thresholds, face_prob=0.0, face_margin=-1.0))
+    loose = replace(model, thresholds=replace(model.thresholds, face_prob=0.0, face_margin=-1.0, face_mass=0.0))
     rows: list[dict[str, object]] = []
     for i in range(frames):
         scene = sample_scene(model.dieset, split, seed0 + i, BENCH_OPTIONS)
@@ -51,10 +52,15 @@ def collect(model: DiceModel, split: str, frames: int, seed0: int) -> list[dict[
                     "value": got.value,
                     "flags": tuple(f for f in got.flags if f != "uncertain"),
                     "frame_flags": read.flags,
+                    "hand_over_tray": labels.hand_over_tray,
                     "prob": d.get("prob"),
                     "margin": d.get("margin"),
                     "colour_margin": d.get("colour_margin"),
                     "identity_margin": d.get("identity_margin"),
+                    "mass": d.get("mass"),
+                    "excess": d.get("excess"),
+                    "ring_spread": d.get("ring_spread"),
+                    "cocked_truth": False,
                 }
             )
     return rows
@@ -66,6 +72,13 @@ def sweep(rows: list[dict[str, object]], name: str) -> None:
     print(f"\n{name}: {n} readable dice; {len(glyph)} glyph dice without other flags")
     other = sum(1 for r in rows if r["flags"] or r["frame_flags"])
     print(f"  flagged for other reasons (touching/cocked/off/hand...): {other}")
+    reasons = Counter(
+        (tuple(r["flags"]), tuple(r["frame_flags"]), r["hand_over_tray"])  # type: ignore[arg-type]
+        for r in rows
+        if r["flags"] or r["frame_flags"]
+    )
+    for (flags, frame_flags, hand), count in reasons.most_common(8):
+        print(f"    {count:4d} die flags {flags} frame flags {frame_flags} hand over tray (truth) {hand}")
     for t in (0.5, 0.8, 0.9, 0.95, 0.97, 0.98, 0.99, 0.995, 0.998):
         wrong = sum(1 for r in glyph if r["prob"] >= t and r["value"] != r["truth"])
         flagged = sum(1 for r in glyph if r["prob"] < t)

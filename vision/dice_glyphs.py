@@ -105,9 +105,13 @@ class GlyphRead:
     runner_up: FaceValue | None
     runner_up_prob: float
     none_prob: float
-    mass: float  # raw probability of all the die's faces together (any orientation)
+    mass: float  # share of the die's family (letters, numerals or pips) its own faces hold
+    fit: float  # probability of the die's own faces among all classes (which die is this?)
     turns: int
     probs: dict[FaceValue, float]
+    # The best match among templates learned from the user's own dice, when there are any.
+    learned: FaceValue | None = None
+    learned_score: float = 0.0
 
     @property
     def margin(self) -> float:
@@ -126,14 +130,14 @@ def face_probabilities(probs: np.ndarray, kind: str, style: str, faces: Sequence
     """One face's class probabilities seen as a die of `kind` with `faces`.
 
     A letter die can only show letters (or nothing readable), so probabilities are first
-    narrowed to the die's family (letters, numerals or pips) and "none". Within the family
-    nothing is renormalised: a letter the die does not carry keeps its share, so a face that
-    looks like another die's letter stays doubtful instead of being forced onto this die.
+    narrowed to the die's family (letters, numerals or pips) and "none": that share of the
+    family the die's own faces hold is `mass` (low: the face looks like a letter this die does
+    not carry, or like nothing). Then the die's faces are compared among themselves and
+    "none": a recorded set that puts M on another die makes an M-like face on this die its W.
     """
     fam = _family(kind, style)
     none = float(probs[NONE])
-    fam_total = float(probs[fam].sum()) + none
-    scale = 1.0 / max(fam_total, 1e-12)
+    fam_total = max(float(probs[fam].sum()) + none, 1e-12)
     per_face = np.zeros(len(faces))
     turns = np.zeros(len(faces), np.int64)
     for i, f in enumerate(faces):
@@ -144,16 +148,20 @@ def face_probabilities(probs: np.ndarray, kind: str, style: str, faces: Sequence
         four = probs[base : base + 4]
         per_face[i] = float(four.sum())
         turns[i] = int(np.argmax(four))
-    mass = float(per_face.sum())
-    per_face *= scale
-    none *= scale
+    fit = float(per_face.sum())
+    mass = fit / fam_total
+    own = max(float(per_face.sum()) + none, 1e-12)
+    per_face /= own
+    none /= own
     order = np.argsort(-per_face)
     top = int(order[0])
     second = int(order[1]) if len(order) > 1 else None
     second_prob = float(per_face[second]) if second is not None else 0.0
     probs_by_face = {faces[i]: float(per_face[i]) for i in range(len(faces))}
     if none > per_face[top]:
-        return GlyphRead(None, none, faces[top], float(per_face[top]), none, mass, int(turns[top]), probs_by_face)
+        return GlyphRead(
+            None, none, faces[top], float(per_face[top]), none, mass, fit, int(turns[top]), probs_by_face
+        )
     return GlyphRead(
         best=faces[top],
         prob=float(per_face[top]),
@@ -161,6 +169,7 @@ def face_probabilities(probs: np.ndarray, kind: str, style: str, faces: Sequence
         runner_up_prob=max(second_prob, none),
         none_prob=none,
         mass=mass,
+        fit=fit,
         turns=int(turns[top]),
         probs=probs_by_face,
     )

@@ -109,10 +109,11 @@ class Face:
     body: np.ndarray  # Lab of the rim
     edge: np.ndarray  # Lab of the outermost band
     centre: np.ndarray  # Lab of the middle
-    paint_spread: float  # L* spread over the inner area (paint is even, glyphs are not)
+    paint_spread: float  # how far the inner area's L* dips below its median, doubled (ink)
     ring_spread: float  # L* difference between the rim's four sides
     excess: float = 0.0  # how much longer the region is than a flat die could look (die sides)
     pos_mm: tuple[float, float] = (0.0, 0.0)  # where the die stands on the tray
+    prior_cost: float = 0.0  # added to the cost of this region as any die (off the tray)
     # Per ink colour name, filled lazily while scoring: coverage, glyph vectors, pip count.
     inks: dict[str, np.ndarray] = field(default_factory=dict)
     vectors: dict[str, np.ndarray | None] = field(default_factory=dict)
@@ -141,6 +142,8 @@ def measure(raw: RawFace, white: np.ndarray) -> Face:
         body=body,
         edge=np.median(lab[OUTER], axis=0),
         centre=np.median(lab[CENTRE], axis=0),
-        paint_spread=float(np.subtract(*np.percentile(inner_l, [95, 5]))),
+        # Darker than the paint only, doubled: ink (pips, letters) is darker than the face it is
+        # printed on, while a lamp's reflection on glossy paint is lighter and must not count.
+        paint_spread=2.0 * float(np.subtract(*np.percentile(inner_l, [50, 5]))),
         ring_spread=(max(sides) - min(sides)) if len(sides) >= 2 else 0.0,
     )

@@ -34,11 +34,11 @@ class Thresholds:
     # docs/dice-reader.md).
     face_prob: float = 0.97
     face_margin: float = 0.94
+    face_mass: float = 0.5
     # Templates learned from the user's own dice settle a doubtful face when they match this
     # well and this clearly (normalised correlation; as the shipped templates were tuned).
     learned_score: float = 0.85
     learned_margin: float = 0.06
-    learned_confidence: float = 0.9
     # Logistic scales turning margins into confidences: (centre, width).
     colour_margin: tuple[float, float] = (12.0, 3.0)
     identity_margin: tuple[float, float] = (3.0, 0.8)

@@ -119,6 +119,7 @@ def _body_distance(face: Face, die: DieSpec, labs: dict[str, np.ndarray]) -> flo
 
 
 MAX_BODY_DE = 45.0  # beyond this a region cannot be the die at all
+OFF_TRAY_COST = 4.0  # added to every die's cost for a region off the tray
 
 
 def _learned_opinion(face: Face, die: DieSpec, model: DiceModel, ink: np.ndarray) -> GlyphMatch | None:
@@ -144,7 +145,7 @@ def _candidate_cost(
     ink (None for the colour die, or where the body colour rules the die out).
     """
     body_de = _body_distance(face, die, labs)
-    body_cost = min((body_de / 10.0) ** 2, NO_MATCH)
+    body_cost = min((body_de / 10.0) ** 2, NO_MATCH) + face.prior_cost
     if body_de > MAX_BODY_DE:
         return NO_MATCH + body_cost, None
     if die.kind == "colour":
@@ -156,7 +157,7 @@ def _candidate_cost(
     read = face_probabilities(probs, die.kind, die.style, die.faces)
     # The die's own faces must explain the region: probability mass on them (any orientation),
     # not on "no glyph", pips on a letter die, or letters the die does not carry.
-    glyph_cost = min(-3.0 * math.log(max(read.mass, 1e-9)), NO_MATCH)
+    glyph_cost = min(-3.0 * math.log(max(read.fit, 1e-9)), NO_MATCH)
     if die.kind == "theme" and die.style == "pips" and read.best is not None:
         ink = ink_coverage(face.lab, face.body, labs[die.ink])
         pips = pip_count(ink)
@@ -173,16 +174,18 @@ def _candidate_cost(
 def _with_learned(read: GlyphRead, learned: GlyphMatch, th: Thresholds) -> GlyphRead:
     """Combine the network with the user's own labelled faces: a clear learned match settles a
     face the network doubts; a clear learned disagreement casts doubt on a confident network."""
+    read = replace(read, learned=learned.best, learned_score=learned.score)
     clear = learned.score >= th.learned_score and learned.margin >= th.learned_margin
     if not clear:
         return read
+    settled = (1.0 + th.face_prob) / 2  # trusted, though less than a sure network read
     if learned.best == read.best:
-        return replace(read, prob=max(read.prob, th.learned_confidence))
+        return replace(read, prob=max(read.prob, settled))
     if read.prob < th.face_prob:
         return replace(
             read,
             best=learned.best,
-            prob=th.learned_confidence,
+            prob=settled,
             runner_up=read.best,
             runner_up_prob=read.prob,
             turns=learned.turns,
@@ -214,6 +217,18 @@ def read_dice(
     `diagnostics`, when given, receives one dict of measurements per assigned die (for tuning).
     """
     _single_threaded_blas()
+    # OpenCV's own thread pool, like BLAS's, costs more than it gains on images this size when
+    # the cores are busy (measured: the glyph network's p95 fell from 37 to 7 ms on two loaded
+    # cores); the caller's setting is put back afterwards.
+    threads = cv2.getNumThreads()
+    cv2.setNumThreads(1)
+    try:
+        return _read(image, model, diagnostics)
+    finally:
+        cv2.setNumThreads(threads)
+
+
+def _read(image: np.ndarray, model: DiceModel | None, diagnostics: list[dict[str, Any]] | None) -> DiceRead:
     t0 = time.perf_counter()
     img = _check_image(image)
     model = model or default_model()
@@ -247,6 +262,10 @@ def read_dice(
         # parallax (a factor 1 + k), so undo that before asking whether it is on the tray.
         cx, cy = raw.square.centre
         face.pos_mm = rect.to_mm(nadir[0] + (cx - nadir[0]) / (1 + k), nadir[1] + (cy - nadir[1]) / (1 + k))
+        # Dice are rarely off the tray and the table beside it holds look-alikes (a light
+        # stripe of wood, a token): a region there must fit a die clearly better to be one.
+        if tray.method != "frame" and not tray.contains(*face.pos_mm):
+            face.prior_cost = OFF_TRAY_COST
         faces.append(face)
 
     # The glyph network reads every region once per ink colour of a die it could be (one
@@ -297,6 +316,8 @@ def read_dice(
             # th.confidence; a runner-up close behind (e.g. a pip count that disagrees) caps it.
             conf_face = _prob_confidence(read.prob, th.face_prob, th.confidence)
             conf_face = min(conf_face, _prob_confidence(read.margin, th.face_margin, th.confidence))
+            # Most of what the face looks like must be one of this die's faces at all.
+            conf_face = min(conf_face, _prob_confidence(read.mass, th.face_mass, th.confidence))
             ranked = sorted(read.probs.items(), key=lambda kv: -kv[1])
             alternatives = tuple((v, s) for v, s in ranked if v != value)[:3]
             turns = read.turns
@@ -329,6 +350,7 @@ def read_dice(
                     "prob": read.prob if isinstance(read, GlyphRead) else None,
                     "margin": read.margin if isinstance(read, GlyphRead) else None,
                     "mass": read.mass if isinstance(read, GlyphRead) else None,
+                    "learned": (read.learned, read.learned_score) if isinstance(read, GlyphRead) else None,
                     "colour_margin": (read[2] - read[1]) if isinstance(read, tuple) else None,
                     "patch": face.lab,
                     "merged": face.blob.merged,
@@ -354,7 +376,13 @@ def read_dice(
         frame_flags.append(HAND)
     if tray.method == "frame":
         frame_flags.append(NO_TRAY)
-    if sum(1 for a in assignment if a < 0) > 0:
+    # A die-like thing on the tray that is none of the dice is worth a look; on the table
+    # around it (a token, a crumb, the table's grain beside the tray's edge) it is not: a die
+    # that jumped off the tray is assigned like any other and flagged off-tray.
+    if any(
+        a < 0 and (tray.method == "frame" or tray.contains(*faces[i].pos_mm))
+        for i, a in enumerate(assignment)
+    ):
         frame_flags.append(EXTRA)
     t4 = time.perf_counter()
     confidence = min((d.confidence for d in dice_reads), default=0.0)

@@ -23,6 +23,7 @@ from vision.dice_tray import OFF_TRAY_MARGIN_MM, TrayView
 
 SCALE = 1.5  # rectified pixels per tray millimetre
 FG_THRESHOLD = 34.0  # foreground score (Lab, 8-bit units) that makes a pixel part of a die
+FG_THRESHOLD_TABLE = 50.0  # the same on the table around the tray
 
 
 @dataclass(frozen=True)
@@ -95,20 +96,29 @@ def rectify(img: np.ndarray, tray: TrayView, marker_squares: list[np.ndarray] | 
         ignore[max(y0, 0) : y1, max(x0, 0) : x1] = 255
 
     # Background: a wide median, separately for the tray and the table around it, so the
-    # tray's edge does not bleed into either.
-    small = cv2.resize(bgr, (w // 8, h // 8), interpolation=cv2.INTER_AREA)
-    small_in = cv2.resize(inside, (w // 8, h // 8), interpolation=cv2.INTER_NEAREST) > 0
+    # tray's edge does not bleed into either: a cell of the coarse grid that straddles the
+    # edge belongs to neither (its mixed colour would make the table beside the tray look
+    # lighter than "its" background, and so like a die).
+    sw, sh = w // 8, h // 8
+    small = cv2.resize(bgr, (sw, sh), interpolation=cv2.INTER_AREA)
+    frac_in = cv2.resize(inside.astype(np.float32) / 255.0, (sw, sh), interpolation=cv2.INTER_AREA)
     # The markers' white paper is not tray: leave it out of the background.
-    small_ignore = cv2.resize(ignore, (w // 8, h // 8), interpolation=cv2.INTER_NEAREST) > 0
-    bg = np.empty_like(small)
-    for region in (small_in, ~small_in):
-        if not region.any():
+    small_ignore = cv2.resize(ignore, (sw, sh), interpolation=cv2.INTER_AREA) > 0
+    inside_full = inside > 0
+    bg_lab = np.empty((h, w, 3), np.uint8)
+    bg_grey = np.empty((h, w), np.float32)
+    for cells, where in ((frac_in > 0.98, inside_full), (frac_in < 0.02, ~inside_full)):
+        usable = cells & ~small_ignore
+        if not where.any():
             continue
         fill = small.copy()
-        fill[~region | small_ignore] = np.median(small[region & ~small_ignore], axis=0).astype(np.uint8)
-        bg[region] = cv2.medianBlur(fill, 9)[region]  # 9 cells of 8 px: 48 mm, three dice
-    bg_lab = cv2.resize(cv2.cvtColor(bg, cv2.COLOR_BGR2Lab), (w, h), interpolation=cv2.INTER_LINEAR)
-    bg_grey = cv2.resize(bg.astype(np.float32).mean(axis=2), (w, h), interpolation=cv2.INTER_LINEAR)
+        if usable.any():
+            fill[~usable] = np.median(small[usable], axis=0).astype(np.uint8)
+        bg = cv2.medianBlur(fill, 9)  # 9 cells of 8 px: 48 mm, three dice
+        up_lab = cv2.resize(cv2.cvtColor(bg, cv2.COLOR_BGR2Lab), (w, h), interpolation=cv2.INTER_LINEAR)
+        up_grey = cv2.resize(bg.astype(np.float32).mean(axis=2), (w, h), interpolation=cv2.INTER_LINEAR)
+        bg_lab[where] = up_lab[where]
+        bg_grey[where] = up_grey[where]
     # Foreground score: lighter than the background, or another colour (OpenCV operations on
     # whole planes: this is the reader's largest image).
     diff = cv2.subtract(lab, bg_lab, dtype=cv2.CV_16S)
@@ -116,6 +126,11 @@ def rectify(img: np.ndarray, tray: TrayView, marker_squares: list[np.ndarray] | 
     chroma = cv2.magnitude(d_a.astype(np.float32), d_b.astype(np.float32))
     score = cv2.scaleAdd(chroma, 1.5, cv2.max(d_l, 0).astype(np.float32))
     fg = cv2.compare(score, FG_THRESHOLD, cv2.CMP_GT)
+    if m > 0:
+        # The table around the tray has grain and stripes of light that a plain dark tray
+        # does not: there a die must stand out more (one that is not found there is reported
+        # missing, which asks just as "off the tray" does).
+        fg[~inside_full] = cv2.compare(score, FG_THRESHOLD_TABLE, cv2.CMP_GT)[~inside_full]
     if m > 0:
         band = cv2.morphologyEx(inside, cv2.MORPH_GRADIENT, np.ones((7, 7), np.uint8))
         fg[band > 0] = 0
