@@ -192,7 +192,9 @@ def report(name: str, t: Tally) -> dict[str, object]:
     print(
         f"\n{name}: {t.dice} dice in {t.frames} frames; {t.readable} readable (flat, apart, on the tray, in view)"
     )
-    print(f"  readable dice: correct        {t.correct:6d}  {pct(t.correct, t.readable)}  <- per-die accuracy")
+    print(
+        f"  readable dice: correct        {t.correct:6d}  {pct(t.correct, t.readable)}  <- per-die accuracy"
+    )
     print(f"                 flagged        {t.flagged:6d}  {pct(t.flagged, t.readable)}")
     print(f"                 silently wrong {t.wrong:6d}  {pct(t.wrong, t.readable)}")
     c, f, w = t.awkward

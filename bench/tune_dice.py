@@ -21,15 +21,17 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.bench_dice import BENCH_OPTIONS, recorded_model  # noqa: E402
-from vision.dice_model import DiceModel, default_model  # noqa: E402
-from vision.dice_read import read_dice  # noqa: E402
-from vision.synth import render_scene, sample_scene  # noqa: E402
+from bench.bench_dice import BENCH_OPTIONS, recorded_model
+from vision.dice_model import DiceModel, default_model
+from vision.dice_read import read_dice
+from vision.synth import render_scene, sample_scene
 
 
 def collect(model: DiceModel, split: str, frames: int, seed0: int) -> list[dict[str, object]]:
     """One row per readable die: truth, read value, the measures behind its confidence."""
-    loose = replace(model, thresholds=replace(model.thresholds, face_prob=0.0, face_margin=-1.0, face_mass=0.0))
+    loose = replace(
+        model, thresholds=replace(model.thresholds, face_prob=0.0, face_margin=-1.0, face_mass=0.0)
+    )
     rows: list[dict[str, object]] = []
     for i in range(frames):
         scene = sample_scene(model.dieset, split, seed0 + i, BENCH_OPTIONS)
@@ -82,11 +84,15 @@ def sweep(rows: list[dict[str, object]], name: str) -> None:
     for t in (0.5, 0.8, 0.9, 0.95, 0.97, 0.98, 0.99, 0.995, 0.998):
         wrong = sum(1 for r in glyph if r["prob"] >= t and r["value"] != r["truth"])
         flagged = sum(1 for r in glyph if r["prob"] < t)
-        print(f"  face_prob {t:6.3f}: silently wrong {wrong:4d}  flagged {flagged:4d} ({100 * flagged / n:.2f} %)")
+        print(
+            f"  face_prob {t:6.3f}: silently wrong {wrong:4d}  flagged {flagged:4d} ({100 * flagged / n:.2f} %)"
+        )
     wrong_rows = [r for r in glyph if r["value"] != r["truth"]]
     wrong_rows.sort(key=lambda r: -float(r["prob"]))  # type: ignore[arg-type]
     for r in wrong_rows[:15]:
-        print(f"    {r['die']}: {r['truth']} read {r['value']} p={r['prob']:.4f} {r['font']} seed {r['seed']}")
+        print(
+            f"    {r['die']}: {r['truth']} read {r['value']} p={r['prob']:.4f} {r['font']} seed {r['seed']}"
+        )
     colour = [r for r in rows if r["colour_margin"] is not None and not r["flags"]]
     for t in (6.0, 9.0, 12.0, 15.0):
         wrong = sum(1 for r in colour if r["colour_margin"] >= t and r["value"] != r["truth"])  # type: ignore[operator]
@@ -97,14 +103,18 @@ def sweep(rows: list[dict[str, object]], name: str) -> None:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--frames", type=int, default=300)
     parser.add_argument("--seed", type=int, default=500_000)
     parser.add_argument("--split", default="val", choices=("val", "tune", "train"))
     args = parser.parse_args()
     base = default_model()
     sweep(collect(base, args.split, args.frames, args.seed), "A-Z on every letter die")
-    sweep(collect(recorded_model(base), args.split, args.frames, args.seed + 1_000_000), "six recorded letters")
+    sweep(
+        collect(recorded_model(base), args.split, args.frames, args.seed + 1_000_000), "six recorded letters"
+    )
     return 0
 
 

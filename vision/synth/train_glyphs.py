@@ -126,7 +126,9 @@ def face_accuracy(probs: np.ndarray, y: np.ndarray) -> float:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("train", type=Path, nargs="+")
     parser.add_argument("--val", type=Path)
     parser.add_argument("--epochs", type=int, default=14)
