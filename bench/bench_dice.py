@@ -66,6 +66,8 @@ class Tally:
     flagged: int = 0
     wrong: int = 0
     frames_all_correct: int = 0
+    frames_all_readable: int = 0  # frames whose seven dice are all readable
+    frames_all_readable_correct: int = 0
     frames: int = 0
     by_kind: dict[str, list[int]] = field(default_factory=dict)  # kind → [correct, flagged, wrong]
     awkward: list[int] = field(default_factory=lambda: [0, 0, 0])  # cocked/touching/off/hidden
@@ -104,9 +106,11 @@ def run_reader(model: DiceModel, split: str, frames: int, seed0: int, keep: int 
         wall.append((time.perf_counter() - t0) * 1e3)
         cpu.append((time.process_time() - c0) * 1e3)
         all_ok = True
+        all_readable = True
         for truth in labels.dice:
             got = read.die(truth.name)
             readable = truth.on_tray and truth.visible and not truth.cocked and not truth.touching
+            all_readable = all_readable and readable
             bins = tally.by_kind.setdefault(got.kind, [0, 0, 0]) if readable else tally.awkward
             if got.certain and got.value == truth.value and truth.visible:
                 outcome = 0
@@ -126,6 +130,8 @@ def run_reader(model: DiceModel, split: str, frames: int, seed0: int, keep: int 
             all_ok = all_ok and outcome == 0
         tally.frames += 1
         tally.frames_all_correct += all_ok
+        tally.frames_all_readable += all_readable
+        tally.frames_all_readable_correct += all_readable and all_ok
         if i < keep:
             kept.append((img, labels))
     return tally, wall, cpu, kept
@@ -203,6 +209,10 @@ def report(name: str, t: Tally) -> dict[str, object]:
     )
     print(f"  all dice: silently wrong {wrong_all} of {t.dice} = {pct(wrong_all, t.dice)}")
     print(f"  all seven correct in {pct(t.frames_all_correct, t.frames)} of frames")
+    print(
+        f"  all seven correct in {pct(t.frames_all_readable_correct, t.frames_all_readable)} of the "
+        f"{t.frames_all_readable} frames whose seven dice are all readable"
+    )
     for kind, (c, f, w) in sorted(t.by_kind.items()):
         print(
             f"    {kind:7s} correct {pct(c, c + f + w)}  flagged {pct(f, c + f + w)}  wrong {pct(w, c + f + w)}"
@@ -218,7 +228,10 @@ def report(name: str, t: Tally) -> dict[str, object]:
         "readable": t.readable,
         "awkward": t.awkward,
         "all_seven_correct_frames": t.frames_all_correct,
+        "all_readable_frames": t.frames_all_readable,
+        "all_readable_frames_all_correct": t.frames_all_readable_correct,
         "by_kind": t.by_kind,
+        "wrong_examples": t.wrong_examples,
     }
 
 

@@ -34,25 +34,28 @@ def _load(paths: list[Path]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return np.concatenate(xs), np.concatenate(ys), np.concatenate(fonts)
 
 
-def build_model():  # type: ignore[no-untyped-def]
+def build_model(widths: tuple[int, int, int, int] = (16, 32, 48, 96)):  # type: ignore[no-untyped-def]
+    """Four 3 x 3 convolutions with batch norm and max pooling, then two dense layers."""
     import torch.nn as nn
+
+    c1, c2, c3, fc = widths
 
     def block(cin: int, cout: int) -> list[nn.Module]:
         return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU()]
 
     return nn.Sequential(
-        *block(2, 24),
+        *block(2, c1),
         nn.MaxPool2d(2),  # 20
-        *block(24, 48),
+        *block(c1, c2),
         nn.MaxPool2d(2),  # 10
-        *block(48, 64),
-        *block(64, 64),
+        *block(c2, c3),
+        *block(c3, c3),
         nn.MaxPool2d(2),  # 5
         nn.Flatten(),
         nn.Dropout(0.3),
-        nn.Linear(64 * 5 * 5, 128),
+        nn.Linear(c3 * 5 * 5, fc),
         nn.ReLU(),
-        nn.Linear(128, N_CLASSES),
+        nn.Linear(fc, N_CLASSES),
     )
 
 
@@ -136,6 +139,9 @@ def main() -> int:
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--out", type=Path, default=MODEL_PATH)
     parser.add_argument("--checkpoint", type=Path, help="also save the PyTorch weights here")
+    parser.add_argument(
+        "--widths", type=int, nargs=4, default=(16, 32, 48, 96), help="channels of the three stages, dense width"
+    )
     args = parser.parse_args()
 
     import torch
@@ -145,7 +151,7 @@ def main() -> int:
     x, y, _ = _load(args.train)
     print(f"train: {len(y)} faces ({int((y == NONE).sum())} none)", file=sys.stderr)
     val = _load([args.val]) if args.val else None
-    net = build_model()
+    net = build_model(tuple(args.widths))
     opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
     steps = args.epochs * ((len(y) + args.batch - 1) // args.batch)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.2)
