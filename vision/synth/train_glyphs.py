@@ -34,7 +34,7 @@ def _load(paths: list[Path]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return np.concatenate(xs), np.concatenate(ys), np.concatenate(fonts)
 
 
-def build_model(widths: tuple[int, int, int, int] = (16, 32, 48, 96)):  # type: ignore[no-untyped-def]
+def build_model(widths: tuple[int, int, int, int] = (24, 48, 64, 128)):  # type: ignore[no-untyped-def]
     """Four 3 x 3 convolutions with batch norm and max pooling, then two dense layers."""
     import torch.nn as nn
 
@@ -140,7 +140,7 @@ def main() -> int:
     parser.add_argument("--out", type=Path, default=MODEL_PATH)
     parser.add_argument("--checkpoint", type=Path, help="also save the PyTorch weights here")
     parser.add_argument(
-        "--widths", type=int, nargs=4, default=(16, 32, 48, 96), help="channels of the three stages, dense width"
+        "--widths", type=int, nargs=4, default=(24, 48, 64, 128), help="channels of the three stages, dense width"
     )
     args = parser.parse_args()
 
