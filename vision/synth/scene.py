@@ -62,7 +62,7 @@ TRAIN_FONT_PACKAGES = (
 )
 
 # Appending keeps each split's seed stream (the split's index is part of the seed).
-SPLITS = ("tune", "heldout", "train", "val")
+SPLITS = ("tune", "heldout", "train", "val", "val-light")
 TRAY_COLOURS = ((22, 22, 24), (18, 34, 26), (20, 26, 44), (38, 28, 22), (30, 30, 32), (12, 12, 12))
 TABLE_COLOURS = ((150, 110, 70), (190, 160, 120), (110, 80, 55), (200, 200, 195), (90, 95, 100))
 SKIN_COLOURS = ((224, 172, 138), (198, 134, 100), (141, 85, 60), (236, 192, 160), (96, 60, 40))
@@ -173,6 +173,17 @@ class Scene:
 def _split_params(split: str) -> dict[str, object]:
     if split == "tune":
         return {"fonts": TUNE_FONTS, "temps": ((4200.0, 6800.0),), "lights": ("gradient",)}
+    if split == "val-light":
+        # Lamps colder and warmer than any other split's (neither tune nor held-out lighting):
+        # to study the reader's colour constancy without touching the held-out lighting.
+        # Its gradients are also steeper (up to ±100 % across the tray), a harsher unevenness
+        # than any other split's gradient, though not the held-out spot lamps.
+        return {
+            "fonts": VAL_FONTS,
+            "temps": ((2300.0, 2700.0), (9500.0, 11000.0)),
+            "lights": ("gradient",),
+            "gradient_scale": 2.4,
+        }
     if split in ("train", "val"):
         fonts = TRAIN_FONTS if split == "train" else VAL_FONTS
         return {"fonts": fonts, "temps": ((4200.0, 6800.0),), "lights": ("gradient",)}
@@ -350,7 +361,10 @@ def sample_scene(
         tray_colour=TRAY_COLOURS[int(rng.integers(len(TRAY_COLOURS)))],
         table_colour=TABLE_COLOURS[int(rng.integers(len(TABLE_COLOURS)))],
         light_kind=str(lights[int(rng.integers(len(lights)))]),
-        light_gradient=(float(rng.uniform(0.0, 0.5)), float(rng.uniform(0, 360))),
+        light_gradient=(
+            float(rng.uniform(0.0, 0.5)) * float(params.get("gradient_scale", 1.0)),  # type: ignore[arg-type]
+            float(rng.uniform(0, 360)),
+        ),
         light_spot=(
             float(rng.uniform(0.2, 0.8)),
             float(rng.uniform(0.2, 0.8)),

@@ -140,7 +140,11 @@ def main() -> int:
     parser.add_argument("--out", type=Path, default=MODEL_PATH)
     parser.add_argument("--checkpoint", type=Path, help="also save the PyTorch weights here")
     parser.add_argument(
-        "--widths", type=int, nargs=4, default=(24, 48, 64, 128), help="channels of the three stages, dense width"
+        "--widths",
+        type=int,
+        nargs=4,
+        default=(24, 48, 64, 128),
+        help="channels of the three stages, dense width",
     )
     args = parser.parse_args()
 
