@@ -65,3 +65,13 @@ def test_recording_a_face_list_checks_the_letters():
         ds.with_faces("green", ["b"])
     with pytest.raises(KeyError):
         ds.with_faces("purple", ["A"])
+
+
+def test_a_colour_die_can_name_its_own_paints():
+    ds = default_dieset().with_colours({"paint-green": (10, 200, 10)})
+    ds = ds.with_paints("colour", {"green": "paint-green"})
+    colour = ds.die("colour")
+    assert colour.paint("green") == "paint-green" and colour.paint("red") == "red"
+    assert loads(ds.to_toml()) == ds
+    with pytest.raises(DieSetError, match="paint-blue"):
+        ds.with_paints("colour", {"blue": "paint-blue"})

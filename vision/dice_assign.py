@@ -22,36 +22,41 @@ MISSING_DIE = 40.0  # cost of leaving a die without a region
 
 
 @functools.cache
-def _popcount(full: int) -> np.ndarray:
-    return np.array([bin(m).count("1") for m in range(full)])
+def _tables(n_dice: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For every subset of dice (a bit mask): how many dice it holds, and per die d the subset
+    without d (or 0 where d is not in it) with a mask of where d is in it."""
+    full = 1 << n_dice
+    masks = np.arange(full)
+    popcount = np.array([bin(m).count("1") for m in range(full)])
+    bits = 1 << np.arange(n_dice)
+    has = (masks[:, None] & bits[None, :]) != 0  # (full, n_dice)
+    without = np.where(has, masks[:, None] ^ bits[None, :], 0)
+    return popcount, without, has
 
 
 def assign(cost: np.ndarray) -> tuple[float, list[int]]:
     """Minimum total cost of regions (rows) to dice (columns) or to nothing (-1).
 
     Returns the total (including MISSING_DIE per unassigned die) and, per region, its die.
+    Dynamic programming over subsets of dice, one vectorised step per region.
     """
     n_blobs, n_dice = cost.shape
     if n_blobs == 0:
         return MISSING_DIE * n_dice, []
-    full = 1 << n_dice
-    masks = np.arange(full)
-    best = np.full(full, np.inf)
+    popcount, without, has = _tables(n_dice)
+    best = np.full(len(popcount), np.inf)
     best[0] = 0.0
     choices = []
     for i in range(n_blobs):
-        nxt = best + NULL_BLOB
-        choice = np.full(full, -1, np.int64)
-        for d in range(n_dice):
-            bit = 1 << d
-            without = masks[(masks & bit) == 0]
-            cand = best[without] + cost[i, d]
-            better = cand < nxt[without | bit]
-            nxt[(without | bit)[better]] = cand[better]
-            choice[(without | bit)[better]] = d
-        best = nxt
-        choices.append(choice)
-    totals = best + MISSING_DIE * (n_dice - _popcount(full))
+        # Region i takes die d (coming from the subset without d) or is "not a die".
+        cand = np.where(has, best[without] + cost[i][None, :], np.inf)
+        d = np.argmin(cand, axis=1)
+        via_die = cand[np.arange(len(best)), d]
+        skip = best + NULL_BLOB
+        take = via_die < skip
+        choices.append(np.where(take, d, -1))
+        best = np.where(take, via_die, skip)
+    totals = best + MISSING_DIE * (n_dice - popcount)
     mask = int(np.argmin(totals))
     total = float(totals[mask])
     out = [-1] * n_blobs

@@ -100,18 +100,28 @@ def _lab_to_rgb255(lab: np.ndarray) -> tuple[int, int, int]:
 
 
 def learn_colours(dieset: DieSet, faces: Sequence[LabelledFace]) -> DieSet:
-    """Body colours (and the colour die's paints) as measured, averaged over the samples."""
+    """Body colours (and the colour die's paints) as measured, averaged over the samples.
+
+    A colour die's paints are learned under their own names ("paint-green"), never averaged
+    with the letter die of the same colour: paint and plastic differ.
+    """
     samples: dict[str, list[np.ndarray]] = {}
+    paints: dict[str, dict[FaceValue, str]] = {}
     for f in faces:
         die = dieset.die(f.die)
         if die.kind == "colour":
-            samples.setdefault(str(f.value), []).append(np.asarray(f.paint_lab))
+            name = f"paint-{f.value}"
+            paints.setdefault(die.name, {})[f.value] = name
+            samples.setdefault(name, []).append(np.asarray(f.paint_lab))
             if die.patch < 0.95:
                 samples.setdefault(die.body, []).append(np.asarray(f.body_lab))
         else:
             samples.setdefault(die.body, []).append(np.asarray(f.body_lab))
     learned = {name: _lab_to_rgb255(np.median(np.stack(v), axis=0)) for name, v in samples.items()}
-    return dieset.with_colours(learned)
+    out = dieset.with_colours(learned)
+    for die_name, by_face in paints.items():
+        out = out.with_paints(die_name, by_face)
+    return out
 
 
 def _upright_canvas(face: LabelledFace, model: DiceModel) -> np.ndarray | None:

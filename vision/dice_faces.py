@@ -1,13 +1,14 @@
-"""Read a squared-up top face: the glyph (letter, numeral, pips) or the painted colour.
+"""Face measurements shared by the reader and calibration: ink coverage, pip counts, templates.
 
-A glyph is compared with templates in all four orientations, never mirrored. Before the
-comparison the glyph is cut to its ink box and scaled so that its *height in the tried
-orientation* fills the template height, keeping its proportions: a letter lying on its side is
-wider than tall, which is what tells N from Z and keeps M and W apart.
-
-Templates are rendered from common bold sans-serif fonts (``vision/data/dice-templates.npz``,
-made by ``python -m vision.dice_templates``) and grow with every face the user labels
-(``referee calibrate-dice``).
+The reader recognises glyphs with a small network (:mod:`vision.dice_glyphs`). Templates
+remain for what the user teaches it: faces labelled at calibration (``referee
+calibrate-dice``) are kept as template vectors and give a second opinion on the network's
+read (see ``dice_read._with_learned``). A template is the glyph cut to its ink box and scaled
+so that its *height in the tried orientation* fills the template height, keeping its
+proportions (a letter lying on its side stays wider than tall, which keeps N from Z and M from
+W), compared in all four orientations, never mirrored. The shipped templates
+(``vision/data/dice-templates.npz``, ``python -m vision.dice_templates``) stand a labelled
+crop upright when the read did not know its orientation.
 """
 
 from __future__ import annotations
@@ -162,44 +163,6 @@ def glyph_vectors(ink: np.ndarray) -> np.ndarray | None:
         assert c is not None
         out.append(to_vector(c))
     return np.stack(out)
-
-
-def twin_doubt(best: FaceValue, faces: Sequence[FaceValue], ink: np.ndarray, turns: int) -> bool:
-    """True when `best` has a near-twin among `faces` that some fonts draw almost alike, and the
-    ink does not show the twin's missing part is really missing.
-
-    - O against Q: some fonts tuck Q's tail inside the bowl, leaving only a notch in the
-      counter; an O's counter is a clean convex hole.
-    - I against J: a J's hook makes the stroke wider than a bare I bar.
-    """
-    crop = glyph_crop(ink)
-    if crop is None:
-        return False
-    binary = (crop > 0.5).astype(np.uint8)
-    if best == "O" and "Q" in faces:
-        inv = (1 - binary).astype(np.uint8)
-        n, lab, stats, _ = cv2.connectedComponentsWithStats(inv, connectivity=4)
-        h, w = binary.shape
-        holes = [
-            i
-            for i in range(1, n)
-            if stats[i, 0] > 0
-            and stats[i, 1] > 0
-            and stats[i, 0] + stats[i, 2] < w
-            and stats[i, 1] + stats[i, 3] < h
-        ]
-        if len(holes) != 1:
-            return True
-        hole = (lab == holes[0]).astype(np.uint8)
-        contours, _ = cv2.findContours(hole, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-        area = float(hole.sum())
-        hull = float(cv2.contourArea(cv2.convexHull(contours[0]))) + 0.5 * cv2.arcLength(contours[0], True)
-        # Measured: clean O counters 0.94-0.98 on the tune split; a tucked-in Q tail 0.89-0.93.
-        return area / max(hull, 1.0) < 0.94
-    if best == "I" and "J" in faces:
-        h, w = binary.shape if turns % 2 == 0 else binary.shape[::-1]
-        return w > 0.34 * h
-    return False
 
 
 @dataclass(frozen=True)

@@ -109,10 +109,11 @@ class Face:
     body: np.ndarray  # Lab of the rim
     edge: np.ndarray  # Lab of the outermost band
     centre: np.ndarray  # Lab of the middle
-    paint_spread: float  # L* spread over the inner area (paint is even, glyphs are not)
+    paint_spread: float  # how far the inner area's L* dips below its median, doubled (ink)
     ring_spread: float  # L* difference between the rim's four sides
     excess: float = 0.0  # how much longer the region is than a flat die could look (die sides)
     pos_mm: tuple[float, float] = (0.0, 0.0)  # where the die stands on the tray
+    prior_cost: float = 0.0  # added to the cost of this region as any die (off the tray)
     # Per ink colour name, filled lazily while scoring: coverage, glyph vectors, pip count.
     inks: dict[str, np.ndarray] = field(default_factory=dict)
     vectors: dict[str, np.ndarray | None] = field(default_factory=dict)
@@ -123,24 +124,34 @@ class Face:
         return self.raw.blob
 
 
+# Flat pixel indices of the bands: taking pixels by index is cheaper than by mask.
+_RING_I, _OUTER_I, _CENTRE_I, _INNER_I = (np.flatnonzero(m) for m in (RING, OUTER, CENTRE, INNER))
+_SIDES_I = [np.flatnonzero(m) for m in SIDES]
+
+
 def measure(raw: RawFace, white: np.ndarray) -> Face:
     """White-balance a face (white reference × the light at its place) and measure its bands."""
     rgb = raw.patch[..., ::-1] / (white[::-1] * raw.light)
     lab = rgb_to_lab(rgb)
-    body = np.median(lab[RING], axis=0)
+    flat = lab.reshape(-1, 3)
+    body = np.median(flat[_RING_I], axis=0)
     # Each side of the rim, body-coloured pixels only (a letter may reach into the rim; the
     # lightness window lets a darker, tilted side face in).
-    near = (np.hypot(lab[..., 1] - body[1], lab[..., 2] - body[2]) < 14.0) & (
-        np.abs(lab[..., 0] - body[0]) < 35.0
-    )
-    sides = [float(np.median(lab[s & near][:, 0])) for s in SIDES if (s & near).sum() > 0.25 * s.sum()]
-    inner_l = lab[INNER][:, 0]
+    sides = []
+    for idx in _SIDES_I:
+        px = flat[idx]
+        near = (np.hypot(px[:, 1] - body[1], px[:, 2] - body[2]) < 14.0) & (np.abs(px[:, 0] - body[0]) < 35.0)
+        if near.sum() > 0.25 * len(idx):
+            sides.append(float(np.median(px[near, 0])))
+    inner_l = flat[_INNER_I, 0]
     return Face(
         raw=raw,
         lab=lab,
         body=body,
-        edge=np.median(lab[OUTER], axis=0),
-        centre=np.median(lab[CENTRE], axis=0),
-        paint_spread=float(np.percentile(inner_l, 95) - np.percentile(inner_l, 5)),
+        edge=np.median(flat[_OUTER_I], axis=0),
+        centre=np.median(flat[_CENTRE_I], axis=0),
+        # Darker than the paint only, doubled: ink (pips, letters) is darker than the face it is
+        # printed on, while a lamp's reflection on glossy paint is lighter and must not count.
+        paint_spread=2.0 * float(np.subtract(*np.percentile(inner_l, [50, 5]))),
         ring_spread=(max(sides) - min(sides)) if len(sides) >= 2 else 0.0,
     )

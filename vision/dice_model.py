@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import zipfile
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from pathlib import Path
 
 import numpy as np
@@ -28,13 +29,20 @@ class Thresholds:
     """Where a read stops being trusted. Chosen on the *tune* split only (bench/bench_dice.py)."""
 
     confidence: float = 0.5  # a die below this is "uncertain": ask, do not guess
+    # The glyph network: a face is trusted when its probability among the die's faces reaches
+    # face_prob, it leads the runner-up by face_margin, and the die's faces hold face_mass of
+    # what the face looks like. Chosen on the val split (bench/tune_dice.py; fonts the network
+    # never saw): every wrong answer there had a probability of 0.50-0.84, so 0.9 leaves none,
+    # while 0.3 % of readable dice (A-Z on every die) fall below it and are asked about.
+    face_prob: float = 0.9
+    face_margin: float = 0.8
+    face_mass: float = 0.5
+    # Templates learned from the user's own dice settle a doubtful face when they match this
+    # well and this clearly (normalised correlation of blurred pixels and edge directions; on
+    # the tune split 99 % of right template matches scored above 0.75, see docs/dice-reader.md).
+    learned_score: float = 0.75
+    learned_margin: float = 0.06
     # Logistic scales turning margins into confidences: (centre, width).
-    # On the tune split, correct reads had glyph scores above 0.75 and margins above 0.02 in
-    # 99 % of cases; identity margins above 6.6 and colour margins above 30 in 99.5 %. The glyph
-    # centres below trade 1 % more "ask" for a quarter of the silent errors (150 tune frames,
-    # A-Z on every die: 4 silent errors in 1012 readable dice at (0.02, 0.70), 1 at these).
-    glyph_margin: tuple[float, float] = (0.04, 0.01)
-    glyph_score: tuple[float, float] = (0.75, 0.03)
     colour_margin: tuple[float, float] = (12.0, 3.0)
     identity_margin: tuple[float, float] = (3.0, 0.8)
     # L* spread between a top face's four sides that means "cocked". Few cocked dice show it
@@ -54,7 +62,15 @@ class DiceModel:
     thresholds: Thresholds = field(default_factory=Thresholds)
     learned_templates: int = 0
 
-    @property
+    @cached_property
+    def learned_bank(self) -> TemplateBank:
+        """Only the templates learned from the user's own labelled faces."""
+        n = self.learned_templates
+        if n == 0:
+            return TemplateBank.empty()
+        return TemplateBank(self.bank.vectors[-n:], self.bank.keys[-n:])
+
+    @cached_property
     def colour_labs(self) -> dict[str, np.ndarray]:
         return reference_labs(self.dieset.colours)
 

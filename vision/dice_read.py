@@ -29,17 +29,10 @@ import numpy as np
 
 from vision.dice_assign import NO_MATCH, assign, identity_margin
 from vision.dice_colour import delta_e
-from vision.dice_faces import (
-    GlyphMatch,
-    face_key,
-    glyph_vectors,
-    ink_coverage,
-    match_glyph,
-    pip_count,
-    twin_doubt,
-)
+from vision.dice_faces import GlyphMatch, face_key, glyph_vectors, ink_coverage, match_glyph, pip_count
+from vision.dice_glyphs import GlyphRead, classify, face_probabilities, glyph_input
 from vision.dice_measure import Face, measure, raw_face, white_reference
-from vision.dice_model import DiceModel, default_model
+from vision.dice_model import DiceModel, Thresholds, default_model
 from vision.dice_result import (
     COCKED,
     EXTRA,
@@ -65,8 +58,9 @@ from vision.dice_segment import (
 from vision.dice_tray import TrayView, find_tray, marker_squares
 from vision.dieset import DieSpec, FaceValue
 
-# What a die's best face is: a glyph match, or a colour die's (paint, distance, runner-up distance).
-FaceRead = GlyphMatch | tuple[FaceValue, float, float] | None
+# What a die's best face is: the glyph network's read, or a colour die's (paint, distance,
+# runner-up distance).
+FaceRead = GlyphRead | tuple[FaceValue, float, float] | None
 
 
 class DiceImageError(ValueError):
@@ -76,6 +70,14 @@ class DiceImageError(ValueError):
 def _sigmoid(x: float, centre_width: tuple[float, float]) -> float:
     c, w = centre_width
     return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, (x - c) / w))))
+
+
+def _prob_confidence(p: float, threshold: float, at: float) -> float:
+    """Map a probability to a confidence that crosses `at` exactly where `p` crosses `threshold`
+    (piecewise linear, so 1.0 stays 1.0)."""
+    if p >= threshold:
+        return at + (1.0 - at) * (p - threshold) / max(1.0 - threshold, 1e-9)
+    return at * max(p, 0.0) / max(threshold, 1e-9)
 
 
 def _check_image(image: object) -> np.ndarray:
@@ -105,48 +107,90 @@ def _single_threaded_blas() -> None:
     threadpool_limits(limits=1, user_api="blas")
 
 
-def _candidate_cost(
-    face: Face, die: DieSpec, model: DiceModel, labs: dict[str, np.ndarray]
-) -> tuple[float, FaceRead]:
-    """How well a region fits a die, and the die's best face there."""
+def _body_distance(face: Face, die: DieSpec, labs: dict[str, np.ndarray]) -> float:
+    """How far a region's rim is from the die's body colour (Lab, lightness weighted down)."""
     if die.kind == "colour" and die.patch < 0.95:
         # A painted patch on a body: the outermost band shows the body (its rim is shaded, so
         # lightness counts even less there).
-        body_de = float(delta_e(face.edge, labs[die.body], l_weight=0.3))
-    elif die.kind == "colour":
-        body_de = float(delta_e(face.body, face.centre))  # a fully painted face: rim = paint
-    else:
-        body_de = float(delta_e(face.body, labs[die.body]))
-    body_cost = min((body_de / 10.0) ** 2, NO_MATCH)
-    if body_de > 45.0:
+        return float(delta_e(face.edge, labs[die.body], l_weight=0.3))
+    if die.kind == "colour":
+        return float(delta_e(face.body, face.centre))  # a fully painted face: rim = paint
+    return float(delta_e(face.body, labs[die.body]))
+
+
+MAX_BODY_DE = 45.0  # beyond this a region cannot be the die at all
+OFF_TRAY_COST = 4.0  # added to every die's cost for a region off the tray
+
+
+def _learned_opinion(face: Face, die: DieSpec, model: DiceModel, ink: np.ndarray) -> GlyphMatch | None:
+    """The templates learned from the user's own dice (calibration), when there are any."""
+    if model.learned_templates == 0:
+        return None
+    keys = [face_key(die.kind, die.style, f) for f in die.faces]
+    rows, _ = model.learned_bank.rows(keys)
+    if len(rows) == 0:
+        return None
+    vectors = glyph_vectors(ink)
+    if vectors is None:
+        return None
+    return match_glyph(vectors, model.learned_bank, die.faces, keys)
+
+
+def _candidate_cost(
+    face: Face, die: DieSpec, model: DiceModel, labs: dict[str, np.ndarray], probs: np.ndarray | None
+) -> tuple[float, FaceRead]:
+    """How well a region fits a die, and the die's best face there.
+
+    `probs` are the glyph network's class probabilities for the region read with this die's
+    ink (None for the colour die, or where the body colour rules the die out).
+    """
+    body_de = _body_distance(face, die, labs)
+    body_cost = min((body_de / 10.0) ** 2, NO_MATCH) + face.prior_cost
+    if body_de > MAX_BODY_DE:
         return NO_MATCH + body_cost, None
     if die.kind == "colour":
-        dists = sorted((float(delta_e(face.centre, labs[str(f)])), f) for f in die.faces)
+        dists = sorted((float(delta_e(face.centre, labs[die.paint(f)])), f) for f in die.faces)
         (d1, f1), (d2, _) = dists[0], dists[1] if len(dists) > 1 else (float("inf"), None)
         paint_cost = (d1 / 10.0) ** 2 + (face.paint_spread / 8.0) ** 2
         return body_cost + min(paint_cost, NO_MATCH), (f1, d1, d2)
-    if die.ink not in face.vectors:
+    assert probs is not None
+    read = face_probabilities(probs, die.kind, die.style, die.faces)
+    # The die's own faces must explain the region: probability mass on them (any orientation),
+    # not on "no glyph", pips on a letter die, or letters the die does not carry.
+    glyph_cost = min(-3.0 * math.log(max(read.fit, 1e-9)), NO_MATCH)
+    if die.kind == "theme" and die.style == "pips" and read.best is not None:
         ink = ink_coverage(face.lab, face.body, labs[die.ink])
-        face.inks[die.ink] = ink
-        face.vectors[die.ink] = glyph_vectors(ink)
-        face.pips[die.ink] = pip_count(ink)
-    vectors, pips = face.vectors[die.ink], face.pips[die.ink]
-    if vectors is None:
-        return body_cost + 12.0, None  # a letter or theme die always shows some ink
-    keys = [face_key(die.kind, die.style, f) for f in die.faces]
-    match = match_glyph(vectors, model.bank, die.faces, keys)
-    glyph_cost = ((1.0 - match.score) / 0.12) ** 2
-    if die.kind == "theme" and die.style == "pips":
-        if pips is None or pips not in die.faces:
-            glyph_cost += 12.0  # not a face of round spots
-        elif pips != match.best:
-            # The count and the shape disagree: trust neither (no margin left).
-            match = replace(match, runner_up=pips, runner_up_score=match.score)
-    elif pips is not None and pips >= 2:
-        glyph_cost += 12.0  # round spots, not a letter
-    elif twin_doubt(match.best, die.faces, face.inks[die.ink], match.turns):
-        match = replace(match, runner_up_score=match.score)  # no margin: ask
-    return body_cost + min(glyph_cost, NO_MATCH), match
+        pips = pip_count(ink)
+        if pips is not None and pips != read.best:
+            # The count and the shape disagree: trust neither.
+            read = replace(read, runner_up=pips, runner_up_prob=read.prob)
+    elif read.best is not None and model.learned_templates:
+        learned = _learned_opinion(face, die, model, ink_coverage(face.lab, face.body, labs[die.ink]))
+        if learned is not None:
+            read = _with_learned(read, learned, model.thresholds)
+    return body_cost + glyph_cost, read
+
+
+def _with_learned(read: GlyphRead, learned: GlyphMatch, th: Thresholds) -> GlyphRead:
+    """Combine the network with the user's own labelled faces: a clear learned match settles a
+    face the network doubts; a clear learned disagreement casts doubt on a confident network."""
+    read = replace(read, learned=learned.best, learned_score=learned.score)
+    clear = learned.score >= th.learned_score and learned.margin >= th.learned_margin
+    if not clear:
+        return read
+    settled = (1.0 + th.face_prob) / 2  # trusted, though less than a sure network read
+    if learned.best == read.best:
+        return replace(read, prob=max(read.prob, settled))
+    if read.prob < th.face_prob:
+        return replace(
+            read,
+            best=learned.best,
+            prob=settled,
+            runner_up=read.best,
+            runner_up_prob=read.prob,
+            turns=learned.turns,
+        )
+    return replace(read, runner_up=learned.best, runner_up_prob=read.prob)
 
 
 def _reaches_over_tray(large: tuple[np.ndarray, ...], rect: Rectified, tray: TrayView) -> bool:
@@ -173,6 +217,18 @@ def read_dice(
     `diagnostics`, when given, receives one dict of measurements per assigned die (for tuning).
     """
     _single_threaded_blas()
+    # OpenCV's own thread pool, like BLAS's, costs more than it gains on images this size when
+    # the cores are busy (measured: the glyph network's p95 fell from 37 to 7 ms on two loaded
+    # cores); the caller's setting is put back afterwards.
+    threads = cv2.getNumThreads()
+    cv2.setNumThreads(1)
+    try:
+        return _read(image, model, diagnostics)
+    finally:
+        cv2.setNumThreads(threads)
+
+
+def _read(image: np.ndarray, model: DiceModel | None, diagnostics: list[dict[str, Any]] | None) -> DiceRead:
     t0 = time.perf_counter()
     img = _check_image(image)
     model = model or default_model()
@@ -206,7 +262,24 @@ def read_dice(
         # parallax (a factor 1 + k), so undo that before asking whether it is on the tray.
         cx, cy = raw.square.centre
         face.pos_mm = rect.to_mm(nadir[0] + (cx - nadir[0]) / (1 + k), nadir[1] + (cy - nadir[1]) / (1 + k))
+        # Dice are rarely off the tray and the table beside it holds look-alikes (a light
+        # stripe of wood, a token): a region there must fit a die clearly better to be one.
+        if tray.method != "frame" and not tray.contains(*face.pos_mm):
+            face.prior_cost = OFF_TRAY_COST
         faces.append(face)
+
+    # The glyph network reads every region once per ink colour of a die it could be (one
+    # batch for the whole frame).
+    slots: dict[tuple[int, str], int] = {}
+    inputs: list[np.ndarray] = []
+    for i, face in enumerate(faces):
+        for die in ds.dice:
+            if die.kind == "colour" or (i, die.ink) in slots:
+                continue
+            if _body_distance(face, die, labs) <= MAX_BODY_DE:
+                slots[i, die.ink] = len(inputs)
+                inputs.append(glyph_input(face.lab, face.body, labs[die.ink]))
+    probs = classify(np.stack(inputs)) if inputs else np.zeros((0, 0), np.float32)
 
     # Score every region against every die, then assign.
     n_dice = len(ds.dice)
@@ -214,7 +287,9 @@ def read_dice(
     reads: dict[tuple[int, int], FaceRead] = {}
     for i, face in enumerate(faces):
         for j, die in enumerate(ds.dice):
-            cost[i, j], reads[i, j] = _candidate_cost(face, die, model, labs)
+            slot = slots.get((i, die.ink))
+            p = probs[slot] if slot is not None and die.kind != "colour" else None
+            cost[i, j], reads[i, j] = _candidate_cost(face, die, model, labs, p)
     t3 = time.perf_counter()
     if diagnostics is not None:
         diagnostics.append(
@@ -235,11 +310,16 @@ def read_dice(
         read = reads[i, j]
         alternatives: tuple[tuple[FaceValue, float], ...] = ()
         turns = 0
-        if isinstance(read, GlyphMatch):
+        if isinstance(read, GlyphRead):
             value: FaceValue | None = read.best
-            conf_face = min(_sigmoid(read.margin, th.glyph_margin), _sigmoid(read.score, th.glyph_score))
-            ranked = sorted(read.scores.items(), key=lambda kv: -kv[1])[1:4]
-            alternatives = tuple((v, s) for v, s in ranked)
+            # The face's probability among the die's faces, scaled so the threshold sits at
+            # th.confidence; a runner-up close behind (e.g. a pip count that disagrees) caps it.
+            conf_face = _prob_confidence(read.prob, th.face_prob, th.confidence)
+            conf_face = min(conf_face, _prob_confidence(read.margin, th.face_margin, th.confidence))
+            # Most of what the face looks like must be one of this die's faces at all.
+            conf_face = min(conf_face, _prob_confidence(read.mass, th.face_mass, th.confidence))
+            ranked = sorted(read.probs.items(), key=lambda kv: -kv[1])
+            alternatives = tuple((v, s) for v, s in ranked if v != value)[:3]
             turns = read.turns
         elif isinstance(read, tuple):
             value = read[0]
@@ -267,8 +347,10 @@ def read_dice(
                     "ring_spread": face.ring_spread,
                     "excess": face.excess,
                     "identity_margin": margin_id,
-                    "score": read.score if isinstance(read, GlyphMatch) else None,
-                    "margin": read.margin if isinstance(read, GlyphMatch) else None,
+                    "prob": read.prob if isinstance(read, GlyphRead) else None,
+                    "margin": read.margin if isinstance(read, GlyphRead) else None,
+                    "mass": read.mass if isinstance(read, GlyphRead) else None,
+                    "learned": (read.learned, read.learned_score) if isinstance(read, GlyphRead) else None,
                     "colour_margin": (read[2] - read[1]) if isinstance(read, tuple) else None,
                     "patch": face.lab,
                     "merged": face.blob.merged,
@@ -294,7 +376,13 @@ def read_dice(
         frame_flags.append(HAND)
     if tray.method == "frame":
         frame_flags.append(NO_TRAY)
-    if sum(1 for a in assignment if a < 0) > 0:
+    # A die-like thing on the tray that is none of the dice is worth a look; on the table
+    # around it (a token, a crumb, the table's grain beside the tray's edge) it is not: a die
+    # that jumped off the tray is assigned like any other and flagged off-tray.
+    if any(
+        a < 0 and (tray.method == "frame" or tray.contains(*faces[i].pos_mm))
+        for i, a in enumerate(assignment)
+    ):
         frame_flags.append(EXTRA)
     t4 = time.perf_counter()
     confidence = min((d.confidence for d in dice_reads), default=0.0)

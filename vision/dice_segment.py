@@ -12,9 +12,9 @@ are lighter than a dark tray; shadows are darker, so they never count).
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
-from functools import cached_property
 
 import cv2
 import numpy as np
@@ -23,6 +23,7 @@ from vision.dice_tray import OFF_TRAY_MARGIN_MM, TrayView
 
 SCALE = 1.5  # rectified pixels per tray millimetre
 FG_THRESHOLD = 34.0  # foreground score (Lab, 8-bit units) that makes a pixel part of a die
+FG_THRESHOLD_TABLE = 50.0  # the same on the table around the tray
 
 
 @dataclass(frozen=True)
@@ -34,10 +35,12 @@ class Rectified:
     image_to_rect: np.ndarray
     rect_to_image: np.ndarray
     tray: TrayView
-    background: np.ndarray  # float32 grey level (0..255) of the bare tray/table, per pixel
+    background: np.ndarray  # float32 grey level (0..255) of the bare tray, per 8 × 8 cell
     foreground: np.ndarray  # uint8 mask of die-like pixels
     margin_mm: float
     seen: np.ndarray  # uint8 mask: 255 where the camera saw (the image's own area)
+    tray_median: float = 1.0  # the bare tray's median grey level
+    outlines: tuple[np.ndarray, ...] = ()  # outer contour of each foreground region
 
     def to_mm(self, x: float, y: float) -> tuple[float, float]:
         return x / SCALE - self.margin_mm, y / SCALE - self.margin_mm
@@ -51,18 +54,43 @@ class Rectified:
         The tray is one uniform material, so its background level maps the light's unevenness
         (gradients, a lamp's spot) across it.
         """
-        h, w = self.background.shape
-        xi, yi = min(max(int(x), 0), w - 1), min(max(int(y), 0), h - 1)
+        h, w = self.foreground.shape
         m = round(self.margin_mm * SCALE)
-        if m > 0:  # off the tray the table is another material: use the nearest tray edge
-            xi, yi = min(max(xi, m), w - m - 1), min(max(yi, m), h - m - 1)
-        return float(np.clip(self.background[yi, xi] / max(self.tray_median, 1.0), 0.3, 3.0))
+        # Off the tray the table is another material: use the nearest tray edge.
+        x = min(max(x, m), w - m - 1) if m > 0 else min(max(x, 0), w - 1)
+        y = min(max(y, m), h - m - 1) if m > 0 else min(max(y, 0), h - 1)
+        # Bilinear in the cell grid (cell centres at 8 k + 3.5, as cv2.resize would place them).
+        bh, bw = self.background.shape
+        gx = min(max((x + 0.5) / CELL - 0.5, 0.0), bw - 1.0)
+        gy = min(max((y + 0.5) / CELL - 0.5, 0.0), bh - 1.0)
+        x0, y0 = min(int(gx), bw - 2) if bw > 1 else 0, min(int(gy), bh - 2) if bh > 1 else 0
+        fx, fy = gx - x0, gy - y0
+        b = self.background
+        x1, y1 = min(x0 + 1, bw - 1), min(y0 + 1, bh - 1)
+        level = (b[y0, x0] * (1 - fx) + b[y0, x1] * fx) * (1 - fy) + (
+            b[y1, x0] * (1 - fx) + b[y1, x1] * fx
+        ) * fy
+        return float(np.clip(level / max(self.tray_median, 1.0), 0.3, 3.0))
 
-    @cached_property
-    def tray_median(self) -> float:
-        m = round(self.margin_mm * SCALE)
-        inner = self.background[m:-m, m:-m] if m > 0 else self.background
-        return float(np.median(inner))
+
+CELL = 8  # rectified pixels per cell of the background grid
+_L = np.array([[1, 0, 0]], np.float32)  # picks L* out of a Lab difference
+_AB = np.array([[0, 1, 1]], np.float32)  # sums the squared a* and b* differences
+
+
+@functools.cache
+def _tray_masks(w: int, h: int, m: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For a rectified view of this size and margin: the tray mask, each background cell's
+    share of tray, and the band along the tray's edge where nothing counts."""
+    inside = np.zeros((h, w), np.uint8)
+    inside[m : h - m, m : w - m] = 255
+    frac_in = cv2.resize(
+        inside.astype(np.float32) / 255.0, (w // CELL, h // CELL), interpolation=cv2.INTER_AREA
+    )
+    band = cv2.morphologyEx(inside, cv2.MORPH_GRADIENT, np.ones((7, 7), np.uint8))
+    for a in (inside, frac_in, band):
+        a.flags.writeable = False
+    return inside, frac_in, band
 
 
 def rectify(img: np.ndarray, tray: TrayView, marker_squares: list[np.ndarray] | None = None) -> Rectified:
@@ -75,14 +103,17 @@ def rectify(img: np.ndarray, tray: TrayView, marker_squares: list[np.ndarray] | 
     )
     bgr = cv2.warpPerspective(img, to_rect, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2Lab)
-    # Where the camera did not see (the margin may reach past the image's edge) nothing is a die.
-    seen = cv2.warpPerspective(
-        np.full(img.shape[:2], 255, np.uint8), to_rect, (w, h), flags=cv2.INTER_NEAREST, borderValue=0
-    )
+    # Where the camera did not see (the margin may reach past the image's edge) nothing is a die:
+    # the image's outline drawn in the top view (far cheaper than warping a full mask).
+    ih, iw = img.shape[:2]
+    outline = cv2.perspectiveTransform(
+        np.array([[[0, 0], [iw - 1, 0], [iw - 1, ih - 1], [0, ih - 1]]], np.float64), to_rect
+    )[0]
+    seen = np.zeros((h, w), np.uint8)
+    cv2.fillConvexPoly(seen, np.round(outline).astype(np.int32), 255)
 
-    inside = np.zeros((h, w), np.uint8)
     m = round(margin * SCALE)
-    inside[m : h - m, m : w - m] = 255
+    _, frac_in, band = _tray_masks(w, h, m)
     ignore = np.zeros((h, w), np.uint8)
     for sq in marker_squares or []:
         pts = np.round((sq + margin) * SCALE).astype(np.int32)
@@ -91,29 +122,48 @@ def rectify(img: np.ndarray, tray: TrayView, marker_squares: list[np.ndarray] | 
         ignore[max(y0, 0) : y1, max(x0, 0) : x1] = 255
 
     # Background: a wide median, separately for the tray and the table around it, so the
-    # tray's edge does not bleed into either.
-    small = cv2.resize(bgr, (w // 8, h // 8), interpolation=cv2.INTER_AREA)
-    small_in = cv2.resize(inside, (w // 8, h // 8), interpolation=cv2.INTER_NEAREST) > 0
+    # tray's edge does not bleed into either: a cell of the coarse grid that straddles the
+    # edge belongs to neither (its mixed colour would make the table beside the tray look
+    # lighter than "its" background, and so like a die).
+    sw, sh = w // CELL, h // CELL
+    small = cv2.resize(bgr, (sw, sh), interpolation=cv2.INTER_AREA)
     # The markers' white paper is not tray: leave it out of the background.
-    small_ignore = cv2.resize(ignore, (w // 8, h // 8), interpolation=cv2.INTER_NEAREST) > 0
-    bg = np.empty_like(small)
-    for region in (small_in, ~small_in):
-        if not region.any():
-            continue
+    small_ignore = cv2.resize(ignore, (sw, sh), interpolation=cv2.INTER_AREA) > 0
+
+    def region_background(usable: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Full-size Lab and cell-grid grey background of one region (cells outside it take
+        the region's median, so they neither darken nor lighten it)."""
         fill = small.copy()
-        fill[~region | small_ignore] = np.median(small[region & ~small_ignore], axis=0).astype(np.uint8)
-        bg[region] = cv2.medianBlur(fill, 9)[region]  # 9 cells of 8 px: 48 mm, three dice
-    bg_lab = cv2.resize(cv2.cvtColor(bg, cv2.COLOR_BGR2Lab), (w, h), interpolation=cv2.INTER_LINEAR).astype(
-        np.float32
-    )
-    bg_grey = cv2.resize(bg.astype(np.float32).mean(axis=2), (w, h), interpolation=cv2.INTER_LINEAR)
-    labf = lab.astype(np.float32)
-    d_l = labf[..., 0] - bg_lab[..., 0]
-    chroma = np.hypot(labf[..., 1] - bg_lab[..., 1], labf[..., 2] - bg_lab[..., 2])
-    score = np.maximum(d_l, 0.0) + 1.5 * chroma
-    fg = (score > FG_THRESHOLD).astype(np.uint8) * 255
+        if usable.any():
+            fill[~usable] = np.median(small[usable], axis=0).astype(np.uint8)
+        bg = cv2.medianBlur(fill, 9)  # 9 cells of 8 px: 48 mm, three dice
+        up_lab = cv2.resize(cv2.cvtColor(bg, cv2.COLOR_BGR2Lab), (w, h), interpolation=cv2.INTER_LINEAR)
+        return up_lab, bg.astype(np.float32).mean(axis=2)
+
+    tray_cells = (frac_in > 0.98) & ~small_ignore
+    bg_lab, bg_grey = region_background(tray_cells)
+    tray_median = float(np.median(bg_grey[frac_in > 0.98])) if (frac_in > 0.98).any() else 1.0
+    table_cells = (frac_in < 0.02) & ~small_ignore
+    if m > 0 and table_cells.any():
+        # The tray is the rectangle inside the margin: slices, not masks (cheap copies).
+        tray_part = (slice(m, h - m), slice(m, w - m))
+        table_lab, _ = region_background(table_cells)
+        table_lab[tray_part] = bg_lab[tray_part]
+        bg_lab = table_lab
+    # Foreground score: lighter than the background, or another colour (OpenCV operations on
+    # whole planes: this is the reader's largest image).
+    diff = cv2.subtract(lab, bg_lab, dtype=cv2.CV_32F)
+    chroma = cv2.sqrt(cv2.transform(cv2.multiply(diff, diff), _AB))
+    score = cv2.scaleAdd(chroma, 1.5, cv2.max(cv2.transform(diff, _L), 0))
+    fg = cv2.compare(score, FG_THRESHOLD, cv2.CMP_GT)
     if m > 0:
-        band = cv2.morphologyEx(inside, cv2.MORPH_GRADIENT, np.ones((7, 7), np.uint8))
+        # The table around the tray has grain and stripes of light that a plain dark tray
+        # does not: there a die must stand out more (one that is not found there is reported
+        # missing, which asks just as "off the tray" does).
+        tray_fg = fg[m : h - m, m : w - m].copy()
+        fg = cv2.compare(score, FG_THRESHOLD_TABLE, cv2.CMP_GT)
+        fg[m : h - m, m : w - m] = tray_fg
+    if m > 0:
         fg[band > 0] = 0
     fg[ignore > 0] = 0
     fg[cv2.erode(seen, np.ones((5, 5), np.uint8)) == 0] = 0
@@ -122,7 +172,19 @@ def rectify(img: np.ndarray, tray: TrayView, marker_squares: list[np.ndarray] | 
     # Fill holes: a black patch or a dark letter inside a light die is still die.
     contours, _ = cv2.findContours(fg, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     cv2.drawContours(fg, contours, -1, 255, cv2.FILLED)
-    return Rectified(bgr, lab, to_rect, np.linalg.inv(to_rect), tray, bg_grey, fg, margin, seen)
+    return Rectified(
+        bgr,
+        lab,
+        to_rect,
+        np.linalg.inv(to_rect),
+        tray,
+        bg_grey,
+        fg,
+        margin,
+        seen,
+        tray_median,
+        tuple(contours),
+    )
 
 
 @dataclass(frozen=True)
@@ -229,17 +291,21 @@ def _cut_off(rect: Rectified, pts: np.ndarray) -> bool:
 
 def find_blobs(rect: Rectified, die_px: float) -> Regions:
     """Die-sized regions of the foreground (not yet split: see `split_touching`)."""
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(rect.foreground, connectivity=8)
     unit = die_px * die_px
     blobs: list[Blob] = []
     large: list[np.ndarray] = []
     lab_l = rect.lab[..., 0]
-    for i in range(1, n):
-        area = float(stats[i, cv2.CC_STAT_AREA])
-        if area < 0.3 * unit:
+    # Each region is its outer contour filled (holes were filled when it was found).
+    for outline in rect.outlines:
+        x, y, bw, bh = cv2.boundingRect(outline)
+        if bw * bh < 0.3 * unit:
             continue  # glints, specks
-        x, y, bw, bh = stats[i, 0], stats[i, 1], stats[i, 2], stats[i, 3]
-        ys, xs = np.nonzero(labels[y : y + bh, x : x + bw] == i)
+        mask = np.zeros((bh, bw), np.uint8)
+        cv2.drawContours(mask, [outline], -1, 1, cv2.FILLED, offset=(-x, -y))
+        ys, xs = np.nonzero(mask)
+        area = float(len(xs))
+        if area < 0.3 * unit:
+            continue
         pts = np.stack([xs + x, ys + y], axis=1)
         if area > 7.0 * unit:
             large.append(cv2.convexHull(pts.astype(np.int32).reshape(-1, 1, 2)).reshape(-1, 2))

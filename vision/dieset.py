@@ -41,6 +41,16 @@ class DieSpec:
     ink: str = "black"  # the colour of letters, numerals and pips
     style: str = "letters"  # theme die: "pips" or "numerals"
     patch: float = 1.0  # colour die: side of the painted patch as a fraction of the face
+    # Colour die: the colour reference of each face's paint (parallel to `faces`). Empty means
+    # "the colour of the same name"; calibration measures the paints on their own (a green
+    # paint is not the green die's plastic), naming them "paint-green" and so on.
+    paints: tuple[str, ...] = ()
+
+    def paint(self, face: FaceValue) -> str:
+        """The colour reference a colour die's face is painted with."""
+        if self.paints:
+            return self.paints[self.faces.index(face)]
+        return str(face)
 
 
 @dataclass(frozen=True)
@@ -82,6 +92,14 @@ class DieSet:
         merged.update({k: tuple(int(c) for c in v) for k, v in colours.items()})  # type: ignore[misc]
         return replace(self, colours=merged)
 
+    def with_paints(self, die: str, paints: Mapping[FaceValue, str]) -> DieSet:
+        """A copy where some faces of colour die `die` use other colour references."""
+        spec = self.die(die)
+        new = tuple(paints.get(f, spec.paint(f)) for f in spec.faces)
+        out = replace(self, dice=tuple(replace(d, paints=new) if d.name == die else d for d in self.dice))
+        _validate(out)
+        return out
+
     def with_faces(self, die: str, faces: Sequence[FaceValue]) -> DieSet:
         """A copy where die `die` shows exactly `faces` (a recorded face list)."""
         spec = self.die(die)
@@ -113,6 +131,8 @@ class DieSet:
             lines += ["", "[[die]]", f"name = {_q(d.name)}", f"kind = {_q(d.kind)}", f"body = {_q(d.body)}"]
             lines += [f"ink = {_q(d.ink)}", f"style = {_q(d.style)}", f"patch = {d.patch!r}"]
             lines.append(f"faces = [{faces}]")
+            if d.paints:
+                lines.append(f"paints = [{', '.join(_q(c) for c in d.paints)}]")
         return "\n".join(lines) + "\n"
 
 
@@ -161,9 +181,13 @@ def _validate(ds: DieSet) -> None:
             if used not in ds.colours:
                 raise DieSetError(f"die {d.name!r} uses colour {used!r}, which [colours] does not define")
         if d.kind == "colour":
+            if d.paints and len(d.paints) != len(d.faces):
+                raise DieSetError(f"die {d.name!r}: paints must list one colour per face")
             for f in d.faces:
-                if f not in ds.colours:
-                    raise DieSetError(f"die {d.name!r} shows colour {f!r}, which [colours] does not define")
+                if d.paint(f) not in ds.colours:
+                    raise DieSetError(
+                        f"die {d.name!r} shows colour {d.paint(f)!r}, which [colours] does not define"
+                    )
         if not 0.2 <= d.patch <= 1.0:
             raise DieSetError(f"die {d.name!r}: patch must be between 0.2 and 1.0")
     if sum(d.kind == "colour" for d in ds.dice) > 1 or sum(d.kind == "theme" for d in ds.dice) > 1:
@@ -199,6 +223,9 @@ def loads(text: str) -> DieSet:
         if not isinstance(patch, int | float) or isinstance(patch, bool):
             raise DieSetError(f"die {name!r}: patch must be a number")
         style = raw.get("style", "pips" if kind == "theme" else "letters")
+        paints = raw.get("paints", [])
+        if not isinstance(paints, list) or not all(isinstance(c, str) for c in paints):
+            raise DieSetError(f"die {name!r}: paints must be a list of colour names")
         if kind == "theme" and style not in ("pips", "numerals"):
             raise DieSetError(f"die {name!r}: style must be pips or numerals")
         dice.append(
@@ -210,6 +237,7 @@ def loads(text: str) -> DieSet:
                 ink=str(raw.get("ink", "black")),
                 style=str(style),
                 patch=float(patch),
+                paints=tuple(paints),
             )
         )
     tray_raw = data.get("tray", {})

@@ -145,7 +145,7 @@ def face_texture(
             for cx, cy in ((a + rad, a + rad), (b - rad, a + rad), (a + rad, b - rad), (b - rad, b - rad)):
                 cv2.circle(patch, (cx, cy), rad, 255, -1, cv2.LINE_AA)
         m = (patch.astype(np.float32) / 255.0)[..., None]
-        colour = np.clip(_rgb(dieset, str(value)) * tint, 0, 1)
+        colour = np.clip(_rgb(dieset, die.paint(value)) * tint, 0, 1)
         tex = tex * (1 - m) + colour * m
     else:
         if die.kind == "theme" and die.style == "pips":
@@ -402,8 +402,15 @@ def render_scene(scene: Scene, dieset: DieSet) -> tuple[np.ndarray, FrameLabels]
                 + (q[3] - q[0]) * rng.uniform(-0.3, 0.3)
             )
             rad = np.linalg.norm(q[1] - q[0]) * rng.uniform(0.06, 0.14)
-            spot = np.exp(-((xx - c[0]) ** 2 + (yy - c[1]) ** 2) / (2 * rad * rad)) * p.glare
-            img += (spot[..., None] * gains).astype(np.float32)
+            # Only where the spot adds anything (6 sigma: under 1e-7 of its peak beyond).
+            r6 = 6 * rad
+            x0, x1 = max(int(c[0] - r6), 0), min(int(c[0] + r6) + 1, w)
+            y0, y1 = max(int(c[1] - r6), 0), min(int(c[1] + r6) + 1, h)
+            if x1 <= x0 or y1 <= y0:
+                continue
+            sub_x, sub_y = xx[y0:y1, x0:x1], yy[y0:y1, x0:x1]
+            spot = np.exp(-((sub_x - c[0]) ** 2 + (sub_y - c[1]) ** 2) / (2 * rad * rad)) * p.glare
+            img[y0:y1, x0:x1] += (spot[..., None] * gains).astype(np.float32)
 
     # Camera: optics, sensor noise, compression. Working in sRGB-like values is good enough.
     img = np.clip(img, 0, 1) * 255.0

@@ -31,12 +31,38 @@ HELDOUT_FONTS = (
     "Roboto-Bold.ttf",
     "ClearSans-Bold.ttf",
 )
+# The glyph classifier (vision/dice_glyphs.py) is trained on *train* and its thresholds chosen
+# on *val*: more bold sans-serifs, none of them a held-out font or one derived from one (no
+# Nimbus Sans / TeX Gyre Heros, which FreeSans copies; no Noto or Droid Sans, the Open Sans
+# family; no Carlito, which is Lato; no Roboto or Clear Sans weights). Both use the tune lighting.
+TRAIN_FONTS = (
+    *TUNE_FONTS,
+    "LiberationSansNarrow-Bold.ttf",
+    "Cantarell-Bold.otf",
+    "Inter-Bold.otf",
+    "Cabin-Bold.otf",
+    "B612-Bold.otf",
+    "Manrope-Bold.ttf",
+    "Oxygen-Sans-Bold.ttf",
+    "Go-Bold.ttf",
+    "Sora-Bold.otf",
+    "GilliusADF-Bold.otf",
+    "UniversalisADFStd-Bold.otf",
+    "Andika-Bold.ttf",
+)
+VAL_FONTS = ("PTS75F.ttf", "Play-Bold.ttf", "tiresias_infofont_bold.ttf", "Karla-Bold.otf")
 FONT_PACKAGES = (
     "fonts-dejavu-core fonts-dejavu-extra fonts-liberation "
     "fonts-freefont-ttf fonts-open-sans fonts-lato fonts-roboto-unhinted fonts-clear-sans"
 )
+TRAIN_FONT_PACKAGES = (
+    "fonts-cantarell fonts-inter fonts-cabin fonts-b612 fonts-manrope fonts-oxygen fonts-go "
+    "fonts-sora fonts-adf-gillius fonts-adf-universalis fonts-sil-andika "
+    "fonts-paratype fonts-play fonts-tiresias fonts-karla"
+)
 
-SPLITS = ("tune", "heldout")
+# Appending keeps each split's seed stream (the split's index is part of the seed).
+SPLITS = ("tune", "heldout", "train", "val", "val-light")
 TRAY_COLOURS = ((22, 22, 24), (18, 34, 26), (20, 26, 44), (38, 28, 22), (30, 30, 32), (12, 12, 12))
 TABLE_COLOURS = ((150, 110, 70), (190, 160, 120), (110, 80, 55), (200, 200, 195), (90, 95, 100))
 SKIN_COLOURS = ((224, 172, 138), (198, 134, 100), (141, 85, 60), (236, 192, 160), (96, 60, 40))
@@ -53,7 +79,9 @@ def font_path(filename: str) -> Path:
         if root.is_dir():
             for found in root.rglob(filename):
                 return found
-    raise FontMissing(f"font {filename} is not installed; apt-get install {FONT_PACKAGES}")
+    raise FontMissing(
+        f"font {filename} is not installed; apt-get install {FONT_PACKAGES} (training: {TRAIN_FONT_PACKAGES})"
+    )
 
 
 @dataclass(frozen=True)
@@ -145,6 +173,20 @@ class Scene:
 def _split_params(split: str) -> dict[str, object]:
     if split == "tune":
         return {"fonts": TUNE_FONTS, "temps": ((4200.0, 6800.0),), "lights": ("gradient",)}
+    if split == "val-light":
+        # Lamps colder and warmer than any other split's (neither tune nor held-out lighting):
+        # to study the reader's colour constancy without touching the held-out lighting.
+        # Its gradients are also steeper (up to ±100 % across the tray), a harsher unevenness
+        # than any other split's gradient, though not the held-out spot lamps.
+        return {
+            "fonts": VAL_FONTS,
+            "temps": ((2300.0, 2700.0), (9500.0, 11000.0)),
+            "lights": ("gradient",),
+            "gradient_scale": 2.4,
+        }
+    if split in ("train", "val"):
+        fonts = TRAIN_FONTS if split == "train" else VAL_FONTS
+        return {"fonts": fonts, "temps": ((4200.0, 6800.0),), "lights": ("gradient",)}
     if split == "heldout":
         return {
             "fonts": HELDOUT_FONTS,
@@ -164,6 +206,7 @@ class SceneOptions:
     p_touching: float = 0.0
     p_off_tray: float = 0.0
     p_glare: float = 0.15  # per die
+    p_on_marker: float = 0.0  # a die lying on a marker's paper (drawn only when above 0)
     width: int = 1280
     height: int = 720
 
@@ -213,6 +256,10 @@ def sample_scene(
     cocked_die = order[0].name if rng.random() < opts.p_cocked else None
     off_die = order[1].name if rng.random() < opts.p_off_tray else None
     touch_pair = (order[2].name, order[3].name) if rng.random() < opts.p_touching else None
+    # Only drawn when asked for, so the scenes of every existing seed stay as they were.
+    on_marker = None
+    if opts.p_on_marker > 0 and markers and rng.random() < opts.p_on_marker:
+        on_marker = (order[4].name, int(rng.integers(4)))
 
     def free(x: float, y: float, min_gap: float) -> bool:
         return all(math.hypot(x - p.x, y - p.y) >= min_gap for p in placed)
@@ -247,7 +294,16 @@ def sample_scene(
                 touch_pair = None
         if not (touch_pair and die.name == touch_pair[1]):
             for _ in range(500):
-                if die.name == off_die:
+                if on_marker and die.name == on_marker[0]:
+                    # On a corner marker's paper, the die's centre over the printed square.
+                    t = dieset.tray
+                    lo = t.marker_inset_mm + 0.2 * t.marker_size_mm
+                    hi = t.marker_inset_mm + 0.8 * t.marker_size_mm
+                    x, y = float(rng.uniform(lo, hi)), float(rng.uniform(lo, hi))
+                    corner = on_marker[1]
+                    x = tw - x if corner in (1, 2) else x
+                    y = th - y if corner in (2, 3) else y
+                elif die.name == off_die:
                     # Just past a short edge of the tray, on the table and still in view.
                     x = -1.8 * s if rng.random() < 0.5 else tw + 1.8 * s
                     y = float(rng.uniform(0.25 * th, 0.75 * th))
@@ -305,7 +361,10 @@ def sample_scene(
         tray_colour=TRAY_COLOURS[int(rng.integers(len(TRAY_COLOURS)))],
         table_colour=TABLE_COLOURS[int(rng.integers(len(TABLE_COLOURS)))],
         light_kind=str(lights[int(rng.integers(len(lights)))]),
-        light_gradient=(float(rng.uniform(0.0, 0.5)), float(rng.uniform(0, 360))),
+        light_gradient=(
+            float(rng.uniform(0.0, 0.5)) * float(params.get("gradient_scale", 1.0)),  # type: ignore[arg-type]
+            float(rng.uniform(0, 360)),
+        ),
         light_spot=(
             float(rng.uniform(0.2, 0.8)),
             float(rng.uniform(0.2, 0.8)),
