@@ -291,8 +291,8 @@ def effect(board: Board, move: Move) -> dict[Square, Piece | None] | None:
 
     Works for any move, legal or not (the findings use it on illegal ones): the actor leaves its
     square, lands on the target (or passes through the maze to its exit), and what it acted on
-    is put where the move says (assassin: on the departure square; reporter: stays as a corpse
-    where it stood). The engine's consequences of a legal move (encirclement, eliminations) are
+    is put where the move says (assassin: on the departure square, or where a placement says
+    the players put it; reporter: stays as a corpse where it stood). The engine's consequences of a legal move (encirclement, eliminations) are
     not included: `Board.push` adds them. None when the move cannot be carried out at all.
 
     >>> from referee.games.djambi import Board
@@ -308,6 +308,8 @@ def effect(board: Board, move: Move) -> dict[Square, Piece | None] | None:
     target = squares[t]
     out: dict[Square, Piece | None] = {s: None}
     if target is None:
+        if move.place is not None or move.exit is not None or (move.victim is not None and kind != REPORTER):
+            return None  # nothing to place, no maze to leave: not a move anyone can make
         out[t] = actor
         if kind == REPORTER:
             if board.options.reporter_victims == "all":
@@ -320,6 +322,8 @@ def effect(board: Board, move: Move) -> dict[Square, Piece | None] | None:
                     return None
                 out[v] = CORPSE
         return out
+    if move.victim is not None or (move.exit is not None and (t != MAZE or kind == CHIEF)):
+        return None  # a victim only for a reporter on an empty square, an exit only from the maze
     if t == MAZE and kind != CHIEF and move.exit is not None:
         # Enter the occupied maze, act, leave. (Without an exit the piece stays in the maze,
         # as players do when they forget it must leave: carried out like any other action.)
@@ -327,7 +331,7 @@ def effect(board: Board, move: Move) -> dict[Square, Piece | None] | None:
         second = squares[e] if e != s else None
         out[MAZE] = None
         out[e] = actor
-        if kind == ASSASSIN:
+        if kind == ASSASSIN and move.place is None:
             if e == s:
                 return None
             out[s] = CORPSE
@@ -339,7 +343,7 @@ def effect(board: Board, move: Move) -> dict[Square, Piece | None] | None:
             out[MAZE] = CORPSE if kind == ASSASSIN else second
         return out
     out[t] = actor
-    if kind == ASSASSIN:
+    if kind == ASSASSIN and move.place is None:  # with a place: players who put the corpse elsewhere
         out[s] = CORPSE
         return out
     if move.place is None:

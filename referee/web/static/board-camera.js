@@ -10,7 +10,7 @@ const atConsole = !!document.getElementById("actions");
 
 function ruleLine(rule) {
   if (!rule) return "";
-  return `<div class="rule">rule ${escapeHtml(rule.id)} (${escapeHtml(rule.source)}): “${escapeHtml(rule.text)}”</div>`;
+  return `<div class="rule">“${escapeHtml(rule.text)}” (${escapeHtml(rule.source)})</div>`;
 }
 
 function choices(list, label) {
@@ -36,7 +36,8 @@ function render(view) {
     if (!f.confident) html += `<div class="dim">Some changed squares were hard to read: check the board.</div>`;
     html += ruleLine(f.rule);
     html += `<div class="dim">Changed: ${escapeHtml(f.changes.map((c) => c.text).join("; "))}</div>`;
-    html += choices(f.closest, "If the camera misread the board, record the move that was played:");
+    // Only a doubtful read may be the camera's mistake; a confident one is the table's to put right.
+    if (!f.confident) html += choices(f.closest, "If the camera misread the board, record the move that was played:");
     if (atConsole) html += `<div class="buttons"><button type="button" class="secondary" id="board-dismiss">Dismiss</button></div>`;
   }
   if (cam.question) {
@@ -50,7 +51,7 @@ function render(view) {
     + (last ? ` · last recorded: <b>${escapeHtml(last.move)}</b> (${escapeHtml(last.said)})` : "")
     + (cam.refusal ? ` · not taken: ${escapeHtml(cam.refusal)}` : "") + `</div>`;
   if (atConsole && cam.preview) {
-    html += `<img id="board-camera-img" alt="the board as the camera reads it" src="/api/board-camera/latest.jpg?n=${cam.preview}">`;
+    html += `<details><summary class="dim">What the camera sees</summary><img id="board-camera-img" alt="the board as the camera reads it" src="/api/board-camera/latest.jpg?n=${cam.preview}"></details>`;
   }
   setHTML(box, html);
 }
