@@ -74,18 +74,48 @@ def test_a_moving_camera_starts_the_count_again() -> None:
     assert [type(s) for s in steps] == [Waiting, Waiting, Commit]
 
 
-def test_a_flickering_read_is_not_stable() -> None:
+def test_frames_that_disagree_on_a_square_are_not_stable() -> None:
+    """A piece still being pushed: seen on d3, then e4, then d3 again."""
     f = BoardFollower(SETTINGS)
-    a, b = after(START, "c2-e4"), after(START, "c2-e4", a5="??")
-    for obs in (a, b, a, b, a, b):
+    a, b = after(START, "c2-d3"), after(START, "c2-e4")
+    for obs in (a, b, a, a, b, b, a):
         assert isinstance(f.feed(obs, START), Waiting)
 
 
-def test_never_a_move_from_a_read_with_a_hand_over_the_board() -> None:
-    """The move is plain to see, but a hand lies over the far side: wait, however long."""
+def test_a_square_flickering_between_a_read_and_unknown_is_still_stable() -> None:
+    """The edge of a glare spot: one frame reads the square, the next cannot."""
     f = BoardFollower(SETTINGS)
-    hand = after(START, "c2-e4", f6="??", g6="??", g5="??", h5="??")
-    assert hand_over_board(hand) == ("g5", "h5", "f6", "g6")
+    a, b = after(START, "c2-e4"), after(START, "c2-e4", a5="??")
+    steps = [f.feed(obs, START) for obs in (a, b, a)]
+    assert isinstance(steps[-1], Commit) and str(steps[-1].move) == "c2-e4"
+
+
+def test_a_move_is_committed_only_when_its_squares_are_seen_in_the_latest_frame() -> None:
+    f = BoardFollower(SETTINGS)
+    a, b = after(START, "c2-e4"), after(START, "c2-e4", e4="??")
+    steps = [f.feed(obs, START) for obs in (a, a, b)]
+    assert isinstance(steps[-1], Waiting) and "looking again" in steps[-1].reason
+    assert isinstance(f.feed(a, START), Commit)
+
+
+def test_squares_unknown_for_long_are_blind_not_a_hand() -> None:
+    """A glare spot at the board's edge from the start: learnt as blind, the game goes on."""
+    glare = {"h5": "??", "i5": "??", "h6": "??", "i6": "??"}
+    f = BoardFollower(SETTINGS)
+    board = seen(START, **glare)
+    assert hand_over_board(board) == ("h5", "i5", "h6", "i6")
+    steps = feed(f, board, START, 40)  # ten seconds of the set-up board
+    assert isinstance(steps[-1], Settled)
+    assert {SQUARE_NAMES[i] for i in f.blind} == set(glare)
+    steps = feed(f, after(START, "c2-e4", **glare), START, 3)
+    assert isinstance(steps[-1], Commit) and str(steps[-1].move) == "c2-e4"
+
+
+def test_never_a_move_from_a_read_with_a_hand_over_the_board() -> None:
+    """The move is plain to see, but a hand lies over the far side: wait as long as it stays."""
+    f = BoardFollower(SETTINGS)
+    hand = after(START, "c2-e4", h5="??", i5="??", h6="??", i6="??")
+    assert hand_over_board(hand) == ("h5", "i5", "h6", "i6")
     steps = feed(f, hand, START, 12)
     assert all(isinstance(s, Waiting) and "hand" in s.reason for s in steps[2:])
     steps = feed(f, after(START, "c2-e4"), START, 3)
@@ -99,6 +129,10 @@ def test_a_piece_held_above_the_board_is_a_hand() -> None:
     held = Observation(obs.tokens, obs.confidence, tuple(notes))
     assert hand_over_board(held) == ("e6",)
     assert hand_over_board(obs) == (), "one unknown square alone is a sticker or glare, not a hand"
+    interior = after(START, "c2-e4", d5="??", e5="??", d6="??", e6="??", f6="??")
+    assert hand_over_board(interior) == (), "a blob inside the board, away from its edge: glare"
+    interior = after(START, "c2-e4", d5="??", e5="??", d6="??", e6="??", f6="??", f5="??")
+    assert len(hand_over_board(interior)) == 6, "but something that large is a hand"
     f = BoardFollower(SETTINGS)
     assert all(isinstance(s, Waiting) for s in feed(f, held, START, 8))
 
