@@ -171,8 +171,9 @@ class Camera:
         ok, buf = cv2.imencode(
             ".jpg", np.clip(noisy, 0, 255).astype(np.uint8), [cv2.IMWRITE_JPEG_QUALITY, quality]
         )
-        assert ok
-        return cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        frame = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        assert ok and frame is not None
+        return frame
 
     def hand(self, square: int) -> Hand:
         r = self.rng
@@ -205,6 +206,7 @@ class Tally:
     def __init__(self) -> None:
         self.c: Counter[str] = Counter()
         self.t_infer: list[float] = []
+        self.t_changed: list[float] = []  # calls where the board had changed (not the quick no-change path)
         self.t_read: list[float] = []
         self.legal_counts: list[int] = []
         self.examples: list[str] = []
@@ -378,6 +380,58 @@ def _kind(board: Board, m: Move) -> str:
     return "kill"
 
 
+# The perft positions of docs/games/djambi.md, for the inference-only timing.
+POSITIONS = {
+    "initial": Board().fen(),
+    "M1": "gCgAgM3yMyAyC/gRgDgM4yDyR/gM7yM/6yMyM1/2gN3yN2/1gM6bM/rMrMrN3bNbM1/rRrD3xxbMbDbR/rCxx1xxrM2xxbC b b - rbyg -",
+    "M2": "gCgAgM4yAyC/gRgDgM2yMyMyDyR/2gN3yN1yM/1gMrN2rD3/2rM1rC3bM/gMrM2bM2yM1/rM5bNbM1/rR6bDbR/1rArM3bMbAbC b b r rbyg -",
+    "M3": "gC7xx/1gMgN4yDyR/1gM2xxrM1yM1/2rN6/rRxx2bC1xx2/9/2rArM2rDbM1/7bD1/rC5bMbA1 r r b rbrg y",
+    "M4": "8yC/9/2gN6/3yR2yNxx1/4gC4/1rR1xx1bM3/2rA1rM1bD2/9/rC7bC r r - rbyh - "
+    "own_kill=non_chief,reporter_kill=mandatory,maze_order=place_then_exit,master_moves=true",
+}
+
+
+def naive_infer(board: Board, seen: Observation) -> list[Move]:
+    """The baseline: play every legal move with the engine and compare whole placements."""
+    cells = seen.tokens
+    fits = []
+    for move in board.legal_moves():
+        after = Board(board.position())
+        after.push(move)
+        if all(t == "??" or t == (p.token if p else None) for t, p in zip(cells, after.squares, strict=True)):
+            fits.append(move)
+    return fits
+
+
+def inference_only(samples: int) -> list[tuple[str, int, float, float, float]]:
+    """(position, legal moves, median ms, naive median ms, p95 ms) on reads of random legal moves."""
+    from referee.games.djambi.squares import SQUARE_NAMES
+
+    out = []
+    rng = random.Random(5)
+    for name, fen in POSITIONS.items():
+        board = Board(fen)
+        legal = board.legal_moves()
+        times, naive = [], []
+        for i, move in enumerate(rng.sample(legal, min(samples, len(legal)))):
+            after = Board(fen)
+            after.push(move)
+            grid = {SQUARE_NAMES[k]: (p.token if p else None) for k, p in enumerate(after.squares)}
+            seen = Observation.from_grid(grid)
+            t0 = time.perf_counter()
+            result = infer(board, seen)
+            times.append(1000 * (time.perf_counter() - t0))
+            assert isinstance(result, Explained | Ambiguous)
+            if i < 8:
+                t0 = time.perf_counter()
+                fits = naive_infer(board, seen)
+                naive.append(1000 * (time.perf_counter() - t0))
+                assert move in fits
+        med, p95 = _ms(times)
+        out.append((name, len(legal), med, statistics.median(naive), p95))
+    return out
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--games", type=int, default=6)
@@ -397,11 +451,14 @@ def main() -> int:
     def timing(*a, **k):  # the follower's own inference calls, timed
         t0 = time.perf_counter()
         result = timed_infer(*a, **k)
-        tally.t_infer.append(1000 * (time.perf_counter() - t0))
+        ms = 1000 * (time.perf_counter() - t0)
+        tally.t_infer.append(ms)
         if not isinstance(result, NoChange):
+            tally.t_changed.append(ms)
             tally.legal_counts.append(int(result.to_json().get("legal_moves", 0)))
         return result
 
+    micro = inference_only(60)
     follower_module.infer = timing  # type: ignore[assignment]
     started = time.time()
     seed, played = args.first_seed, 0
@@ -451,6 +508,7 @@ def main() -> int:
         "illegal_squares_accepted": c["illegal_squares_accepted"] / max(1, ill),
         "hand_commits": c["legal_hand_commit"] + c["illegal_hand_commit"],
         "infer_ms": _ms(tally.t_infer),
+        "infer_changed_ms": _ms(tally.t_changed),
         "read_ms": _ms(tally.t_read),
         "legal_moves_median": statistics.median(tally.legal_counts) if tally.legal_counts else 0,
         "legal_moves_max": max(tally.legal_counts, default=0),
@@ -491,6 +549,10 @@ def main() -> int:
         f"| inference (the follower's calls, {len(tally.t_infer)}) | {fig['infer_ms'][0]:.2f} ms | {fig['infer_ms'][1]:.2f} ms |"
     )
     print(
+        f"| inference when the board changed ({len(tally.t_changed)}: legal moves generated, scored, "
+        f"checked by the engine) | {fig['infer_changed_ms'][0]:.2f} ms | {fig['infer_changed_ms'][1]:.2f} ms |"
+    )
+    print(
         f"| board reader per frame ({len(tally.t_read)}) | {fig['read_ms'][0]:.1f} ms | {fig['read_ms'][1]:.1f} ms |"
     )
     print(
@@ -507,6 +569,13 @@ def main() -> int:
         print("\nexamples (first 12 not correct):")
         for e in tally.examples:
             print("  " + e)
+    print("\ninference alone on clear reads of random legal moves (perft positions), against playing")
+    print("every legal move with the engine and comparing placements (the baseline), same run:\n")
+    print("| position | legal moves | inference median | p95 | baseline median | speed-up |")
+    print("|---|---|---|---|---|---|")
+    for name, count, med, naive, p95 in micro:
+        print(f"| {name} | {count} | {med:.2f} ms | {p95:.2f} ms | {naive:.1f} ms | × {naive / med:.0f} |")
+    fig["inference_only"] = micro
     print(f"\n{time.time() - started:.0f} s in all", file=sys.stderr)
     if args.json:
         args.json.write_text(json.dumps(fig, indent=1) + "\n")

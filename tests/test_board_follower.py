@@ -214,7 +214,9 @@ def test_the_demo_frames_are_followed_and_the_planted_illegal_move_is_flagged() 
     board = Board()
     recorded, flags = [], []
     for frame in labels["frames"]:
-        read = tracker.read(cv2.imread(str(DEMO / frame["frame"])))
+        image = cv2.imread(str(DEMO / frame["frame"]))
+        assert image is not None
+        read = tracker.read(image)
         obs = Observation.from_read(read)
         for _ in range(6):  # the frame held in view
             step = f.feed(obs, board.position(), read.camera)

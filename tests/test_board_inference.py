@@ -25,7 +25,7 @@ from referee.board_inference import (
     infer,
     play,
 )
-from referee.games.djambi import Board, Kind, Move, Position
+from referee.games.djambi import Board, Kind, Move, Party, Position
 from referee.games.djambi.squares import MAZE, SQUARE_NAMES, parse_square
 
 # The perft positions of docs/games/djambi.md: between them every kind of move, maze entries and
@@ -63,6 +63,11 @@ def carried_out(board: Board, move: str) -> dict[str, str | None]:
 
 def build(pieces: dict[str, str], turn: str = "r", **kw: object) -> Board:
     return Board(Position.build({**CORNERS, **pieces}, turn, **kw))  # type: ignore[arg-type]
+
+
+def kind_at(board: Board, square: int) -> Kind | None:
+    piece = board.squares[square]
+    return piece.kind if piece is not None else None
 
 
 def militant_kill(board: Board) -> Move:
@@ -182,8 +187,8 @@ def test_maze_entry_and_exit_with_the_evicted_chief_placed() -> None:
     move = next(
         m
         for m in board.legal_moves()
-        if m.target == MAZE and board.squares[m.origin].kind == Kind.DIPLOMAT and m.exit != m.origin
-    )  # type: ignore[union-attr]
+        if m.target == MAZE and kind_at(board, m.origin) == Kind.DIPLOMAT and m.exit != m.origin
+    )
     result = infer(board, Observation.from_grid(grid_after(board, move)))
     assert isinstance(result, Explained) and result.move == move
     assert "e5" in result.evidence["seen"] and SQUARE_NAMES[move.exit] in result.evidence["seen"]  # type: ignore[index]
@@ -345,7 +350,7 @@ def test_a_forgotten_extra_turn_is_flagged() -> None:
     board.push(next(m for m in board.legal_moves() if m.place is None and m.exit is None))  # Blue
     assert board.turn is not None and board.turn == board.ruler()  # Red's extra turn
     yellow = board.copy()
-    yellow.turn = yellow.turn.__class__.YELLOW
+    yellow.turn = Party.YELLOW
     move = next(m for m in yellow.legal_moves() if m.place is None and m.exit is None and m.victim is None)
     result = infer(board, Observation.from_grid(carried_out(board, str(move))))
     assert isinstance(result, Unexplained)
@@ -439,4 +444,5 @@ def test_an_explained_move_never_contradicts_a_square_read_with_confidence(seed:
         after, _ = play(board.position(), result.move)
         for i, name in enumerate(SQUARE_NAMES):
             if grid[name] != "??":
-                assert (after.squares[i].token if after.squares[i] else None) == grid[name]
+                piece = after.squares[i]
+                assert (piece.token if piece else None) == grid[name]
