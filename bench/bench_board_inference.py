@@ -209,7 +209,9 @@ class Tally:
         self.t_changed: list[float] = []  # calls where the board had changed (not the quick no-change path)
         self.t_read: list[float] = []
         self.legal_counts: list[int] = []
-        self.examples: list[str] = []
+        self.examples: list[str] = []  # every legal move not decided right, and why
+        self.flag_examples: list[str] = []
+        self.flag_reasons: Counter[str] = Counter()
         self.kinds: Counter[str] = Counter()
 
 
@@ -255,7 +257,7 @@ def run_episode(
                 hand_commit = True
             if decided is None:
                 decided = "correct" if legal and step.move == ep.move else "wrong"
-                if decided == "wrong" and len(tally.examples) < 12:
+                if decided == "wrong":
                     tally.examples.append(f"{ep.kind} {ep.move}: committed {step.move}")
             else:
                 decided += "+double"
@@ -277,18 +279,20 @@ def run_episode(
                     follower.committed(board.position())
                 else:
                     board = _pushed(board, ep.move)  # entered at the console
-                if len(tally.examples) < 12:
-                    what = step.reason if isinstance(step, Ask) else step.result.headline
-                    tally.examples.append(f"flagged legal {ep.move}: {type(step).__name__}: {what[:110]}")
+                what = step.reason if isinstance(step, Ask) else step.result.headline
+                tally.flag_reasons[type(step).__name__ + ": " + _shape(what)] += 1
+                if len(tally.flag_examples) < 6:
+                    tally.flag_examples.append(
+                        f"flagged legal {ep.move}: {type(step).__name__}: {what[:110]}"
+                    )
         elif isinstance(step, Settled) and not legal and decided is not None:
             cleared = True
     if decided is None:
         decided = "undecided"
     if legal and decided == "undecided":
         board = _pushed(board, ep.move)
-        if len(tally.examples) < 12:
-            last = follower.last.to_json().get("kind") if follower.last else None
-            tally.examples.append(f"undecided {ep.move}: {last}; {' / '.join(dict.fromkeys(reasons[-4:]))}")
+        last = follower.last.to_json().get("kind") if follower.last else None
+        tally.examples.append(f"undecided {ep.move}: {last}; {' / '.join(dict.fromkeys(reasons[-4:]))}")
     prefix = "legal" if legal else "illegal"
     c[f"{prefix}_{decided}"] += 1
     c[f"{prefix}_single_{single or 'undecided'}"] += 1
@@ -307,6 +311,13 @@ def run_episode(
     elif not legal and last_read is not None:
         c["illegal_squares_accepted"] += last_read.placement != placement_from_squares(ep.before.squares)
     return board
+
+
+def _shape(reason: str) -> str:
+    """A flag's reason without its squares, to count reasons."""
+    import re
+
+    return re.sub(r"\b[a-i][1-9]\b(, )?", "", reason).split(":")[0][:60].strip()
 
 
 def _names() -> tuple[str, ...]:
@@ -565,8 +576,14 @@ def main() -> int:
         f"asked with the true move among the candidates: {c['asked_true_among_candidates']}; frames without the board: {c['frames_board_lost']}"
     )
     print("\nmoves played, by kind: " + ", ".join(f"{k} {v}" for k, v in sorted(tally.kinds.items())))
+    print(
+        "\nwhy legal moves were flagged: "
+        + ", ".join(f"{k} {v}" for k, v in tally.flag_reasons.most_common())
+    )
+    for e in tally.flag_examples:
+        print("  " + e)
     if tally.examples:
-        print("\nexamples (first 12 not correct):")
+        print("\nlegal moves silently wrong or undecided:")
         for e in tally.examples:
             print("  " + e)
     print("\ninference alone on clear reads of random legal moves (perft positions), against playing")

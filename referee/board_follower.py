@@ -23,8 +23,10 @@ is only committed when the squares it changes are seen in the latest frame itsel
 **A hand** is a touching group of ``hand_group`` or more unknown squares reaching the edge of
 the board (an arm), a group of ``big_group`` or more anywhere, or a piece held above the board. Squares that stay unknown frame after frame (glare, a washed-out sticker)
 are learnt as *blind* and do not count: a lamp's reflection is not a hand. The follower
-never commits, asks or flags while it sees a hand, nor until ``stable_frames`` frames in a
-row have shown none, whatever inference says.
+never commits or flags while it sees a hand, nor until ``stable_frames`` frames in a row have
+shown none, whatever inference says; if a "hand" stays perfectly still for ``1 + 2 ×
+patience`` stable frames while the one move that fits is in plain view, it asks (glare not
+learnt yet is more likely than a hand that still).
 
 A question or a flag comes once per position and answer; the camera keeps it until the board
 changes. When the position changes by another input (the scorekeeper typed a move, or undid
@@ -177,7 +179,8 @@ class BoardFollower:
     _expected: str | None = None  # the position our own commit leads to
     _blocked: Hashable = None  # an answer not to act on (in view when another input changed the game)
     _block_pending: bool = False
-    _said: Hashable = None  # the (position, answer) last committed, asked or flagged
+    _said: Hashable = None  # the (position, answer) last asked or flagged
+    _committed: Hashable = None  # the (position, answer) last committed
     _answer: Hashable = None
     _same: int = 0  # stable frames in a row with the same answer
     _clear: int = 0  # frames in a row without a hand
@@ -202,14 +205,16 @@ class BoardFollower:
     def _learn(self, seen: Observation) -> None:
         a = self.settings.blind_rate
         unknown = set(seen.unknown)
-        self._unknown_rate = [(1 - a) * u + (a if i in unknown else 0.0) for i, u in enumerate(self._unknown_rate)]
+        self._unknown_rate = [
+            (1 - a) * u + (a if i in unknown else 0.0) for i, u in enumerate(self._unknown_rate)
+        ]
 
     def feed(self, seen: Observation, position: Position, camera: str = "still") -> FollowerStep:
         fen = position.fen()
         if fen != self._fen:
             if self._fen is not None and fen != self._expected:
                 self._block_pending = True  # changed by another input: the board in view is stale
-            self._fen, self._expected, self._said = fen, None, None
+            self._fen, self._expected, self._said, self._committed = fen, None, None, None
             self._answer, self._same = None, 0
             self._cache.clear()
         if position.turn is None:
@@ -252,24 +257,30 @@ class BoardFollower:
             # board was not still then, there is nothing to hold back.
             self._blocked, self._block_pending = answer, False
         if isinstance(result, NoChange):
-            self._blocked = self._said = None  # the board is back: anything may be said again
+            self._blocked = self._said = self._committed = None  # the board is back: say anything again
             return Settled(result)
         if answer == self._blocked:
             return Waiting("the game was changed at the console: waiting for the board to change")
         self._blocked = None
-        if hand:
-            return Waiting("a hand is over the board")
-        if self._clear < s.stable_frames:
-            return Waiting("a hand was just over the board")
         key = (fen, answer)
-        if self._said == key:
-            return Waiting("waiting for the scorekeeper")
+        if hand or self._clear < s.stable_frames:
+            seen_move = isinstance(result, Explained) and not result.unseen
+            if hand and seen_move and self._same >= 1 + 2 * s.patience and self._said != key:
+                # A "hand" that has not moved for seconds while the move is in plain view is
+                # more likely glare the follower has not learnt yet: ask, never commit.
+                self._said = key
+                covered = ", ".join(hand[:6]) + (" …" if len(hand) > 6 else "")
+                return Ask(result, f"something covers {covered} (a hand?): is this the move?")  # type: ignore[arg-type]
+            return Waiting("a hand is over the board" if hand else "a hand was just over the board")
         if isinstance(result, Explained) and not result.unseen:
-            changed = result.candidate.changed
-            if all(seen.tokens[x] != UNKNOWN for x in changed):
-                self._said = key  # once: the position changes when it is recorded
+            if self._committed == key:
+                return Waiting("waiting for the scorekeeper")
+            if all(seen.tokens[x] != UNKNOWN for x in result.candidate.changed):
+                self._committed = key  # once: the position changes when it is recorded
                 return Commit(result.move, result)
             return Waiting("looking again at the squares the move changed")
+        if self._said == key:
+            return Waiting("waiting for the scorekeeper")
         if self._same < 1 + s.patience:
             return Waiting("looking again before asking")
         self._said = key

@@ -117,7 +117,14 @@ def test_never_a_move_from_a_read_with_a_hand_over_the_board() -> None:
     hand = after(START, "c2-e4", h5="??", i5="??", h6="??", i6="??")
     assert hand_over_board(hand) == ("h5", "i5", "h6", "i6")
     steps = feed(f, hand, START, 12)
-    assert all(isinstance(s, Waiting) and "hand" in s.reason for s in steps[2:])
+    assert all(not isinstance(s, Commit) for s in steps)
+    asked_at = SETTINGS.stable_frames - 1 + 2 * SETTINGS.patience  # the 1 + 2 × patience-th stable frame
+    assert all(isinstance(s, Waiting) and "hand" in s.reason for s in steps[2:asked_at])
+    # Still there, the move in plain view: more likely unlearnt glare than a hand. Ask, once.
+    assert isinstance(steps[asked_at], Ask)
+    asks = [s for s in steps if isinstance(s, Ask)]
+    assert len(asks) == 1 and "covers h5, i5, h6, i6" in asks[0].reason
+    assert [str(c.move) for c in asks[0].candidates] == ["c2-e4"]
     steps = feed(f, after(START, "c2-e4"), START, 3)
     assert isinstance(steps[-1], Commit)
 
@@ -134,7 +141,8 @@ def test_a_piece_held_above_the_board_is_a_hand() -> None:
     interior = after(START, "c2-e4", d5="??", e5="??", d6="??", e6="??", f6="??", f5="??")
     assert len(hand_over_board(interior)) == 6, "but something that large is a hand"
     f = BoardFollower(SETTINGS)
-    assert all(isinstance(s, Waiting) for s in feed(f, held, START, 8))
+    steps = feed(f, held, START, 8)
+    assert all(isinstance(s, Waiting) for s in steps[:6]) and not any(isinstance(s, Commit) for s in steps)
 
 
 def test_an_unknown_square_the_move_changed_is_asked_after_patience() -> None:
