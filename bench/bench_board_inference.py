@@ -14,9 +14,9 @@ every move is shown as the camera would see it:
 3. 12 to 32 frames of the board after the move (3 to 8 s at 4 frames a second, while the next
    player thinks), each with fresh sensor noise and JPEG.
 
-Twice per game an illegal move is planted before the real one (a corpse laid in the maze, a
-move out of turn or a forgotten extra turn, a piece moving too far or jumping), shown the same
-way, then taken back (12 frames of the board as it was).
+Twice per game an illegal move is planted before the real one (a corpse or a diplomat's piece
+laid in the maze, a move out of turn or a forgotten extra turn, a piece moving too far or
+jumping), shown the same way, then taken back (12 frames of the board as it was).
 
 The follower (`referee.board_follower`: stable reads, no hand, rules) decides; when it asks or
 flags a legal move, the scorekeeper enters the true move, as at the table. Each legal move
@@ -115,7 +115,7 @@ def plant(rng: random.Random, board: Board) -> tuple[str, Move] | None:
     kills = [m for m in legal if m.place is not None and board.squares[MAZE] is None]
     if kills:
         m = rng.choice(kills)
-        options.append(("corpse in the maze", Move(m.origin, m.target, m.exit, MAZE)))
+        options.append(("laid in the maze", Move(m.origin, m.target, m.exit, MAZE)))
     assert board.turn is not None
     others = [p for p in board.playing() if p != board.turn]
     if others:
