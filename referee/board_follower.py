@@ -119,6 +119,12 @@ def hand_over_board(
 
     The reader reports squares, not hands, so the follower judges from the shape of the unknown
     area: an unreadable sticker is one square, a glare spot a small blob inside the board.
+
+    >>> arm = Observation.from_placement("9/9/9/9/9/9/9/????7/????7")   # a1, b1, a2, b2
+    >>> hand_over_board(arm)
+    ('a1', 'b1', 'a2', 'b2')
+    >>> hand_over_board(Observation.from_placement("9/9/9/3????????2/9/9/9/9/9"))  # d6–g6: glare
+    ()
     """
     unknown = set(seen.unknown) - set(blind)
     hand: set[int] = {i for i in seen.unknown if "held above" in seen.notes[i]}

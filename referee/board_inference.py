@@ -21,10 +21,10 @@ Pure: values in, values out. The engine (`referee.games.djambi`) checks legality
 >>> from referee.games.djambi import Board
 >>> board = Board()
 >>> seen = Observation.from_placement(
-...     "gCgAgM3yMyAyC/gRgDgM3yMyDyR/gMgMgN3yNyMyM/9/9/4rM4/rMrMrN3bNbMbM/rRrDrM3bMbDbR/rCrA4bMbAbC")
+...     "gCgAgM3yMyAyC/gRgDgM3yMyDyR/gMgMgN3yNyMyM/9/9/4rM4/rMrMrN3bNbMbM/rRrD4bMbDbR/rCrArM3bMbAbC")
 >>> result = infer(board, seen)
->>> type(result).__name__, str(result.move)
-('Explained', 'c1-e4')
+>>> type(result).__name__, str(result.move), result.evidence["said"]
+('Explained', 'c2-e4', "Red's militant c2–e4")
 """
 
 from __future__ import annotations

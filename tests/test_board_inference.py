@@ -6,6 +6,8 @@ squares are hidden (``??``), misread or changed the way players get things wrong
 
 from __future__ import annotations
 
+import doctest
+import importlib
 import random
 from collections import defaultdict
 
@@ -446,3 +448,10 @@ def test_an_explained_move_never_contradicts_a_square_read_with_confidence(seed:
             if grid[name] != "??":
                 piece = after.squares[i]
                 assert (piece.token if piece else None) == grid[name]
+
+
+@pytest.mark.parametrize("name", ["board_inference", "board_findings", "board_follower"])
+def test_docstring_examples(name: str) -> None:
+    module = importlib.import_module(f"referee.{name}")
+    result = doctest.testmod(module)
+    assert result.failed == 0
