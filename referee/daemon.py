@@ -31,6 +31,7 @@ from referee.web.night_routes import night_view
 from referee.web.security import load_or_create_token
 
 if TYPE_CHECKING:
+    from referee.board_camera import BoardCamera
     from referee.dice_camera import DiceCamera
 
 log = logging.getLogger(__name__)
@@ -53,6 +54,8 @@ class ServeOptions:
     max_body_bytes: int = 64 * 1024
     sound: str = "auto"  # the audio output: auto | off | aplay | paplay | dir:PATH (hardware.sound)
     camera: str = "auto"  # the dice camera: auto | none | picamera | v4l2:N | a folder or video file
+    board_camera: str = "none"  # the Djambi board camera: none | auto | picamera | v4l2:N | a folder
+    board_camera_hold_s: float = 3.0  # how long each image of a folder stays in view
 
 
 class Referee:
@@ -87,6 +90,7 @@ class Referee:
         self.token = load_or_create_token(data_dir)
         self.urls: dict[str, str] = {}
         self.camera: DiceCamera | None = None
+        self.board_camera: BoardCamera | None = None
 
     @property
     def virtual_buttons(self) -> bool:
@@ -152,6 +156,7 @@ class Referee:
             ],
             "game": game_view,
             "camera": None if self.camera is None else self.camera.view(),
+            "board_camera": None if self.board_camera is None else self.board_camera.view(),
             "contest": contest,
             "urls": {k: v for k, v in self.urls.items() if k != "console"},
             **self.seating.view(),
@@ -225,6 +230,11 @@ async def run(options: ServeOptions, on_ready: Callable[[Referee], None] | None 
     referee.camera = open_dice_camera(options.camera, referee)
     if referee.camera is not None:
         referee.camera.start()
+    from referee.board_camera import open_board_camera
+
+    referee.board_camera = open_board_camera(options.board_camera, referee, options.board_camera_hold_s)
+    if referee.board_camera is not None:
+        referee.board_camera.start()
     app = build_app(referee, max_body_bytes=options.max_body_bytes)
     config = uvicorn.Config(
         app, host=options.host, port=options.port, log_level="warning", lifespan="off",
@@ -262,5 +272,7 @@ async def run(options: ServeOptions, on_ready: Callable[[Referee], None] | None 
     referee.source.stop()
     if referee.camera is not None:
         await referee.camera.stop()
+    if referee.board_camera is not None:
+        await referee.board_camera.stop()
     referee.sound.close()
     referee.session.journal.close()

@@ -52,6 +52,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "picamera, v4l2:N, a folder of images or a video file",
     )
     parser.add_argument(
+        "--board-camera",
+        default="none",
+        help="the camera over the Djambi board: none (default), auto (picamera2, else /dev/video0, "
+        "else the demo game), picamera, v4l2:N, or a folder of images played once (the demo: "
+        "referee/data/demo/djambi)",
+    )
+    parser.add_argument(
+        "--board-camera-hold",
+        type=float,
+        default=3.0,
+        metavar="SECONDS",
+        help="how long each image of a --board-camera folder stays in view (default 3)",
+    )
+    parser.add_argument(
         "--tie-window-us",
         type=float,
         default=None,
@@ -72,6 +86,8 @@ def run(args: argparse.Namespace) -> int:
             port=args.port,
             buttons=args.buttons,
             camera=args.camera,
+            board_camera=args.board_camera,
+            board_camera_hold_s=args.board_camera_hold,
             contest=contest,
             sound=args.sound,
         )

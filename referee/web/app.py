@@ -186,6 +186,25 @@ def build_app(referee: Referee, max_body_bytes: int = 64 * 1024) -> Starlette:
             raise Refused(400, '"corrected" must be the dice as an object, e.g. {"green": "B", ...}')
         return JSONResponse(referee.camera.accept(corrected))
 
+    async def board_preview(request: Request) -> Response:
+        cam = referee.board_camera
+        if cam is None or not cam.preview_jpeg:
+            raise Refused(404, "the board camera has not read the board yet")
+        return Response(cam.preview_jpeg, media_type="image/jpeg", headers={"Cache-Control": "no-store"})
+
+    async def board_choose(request: Request) -> Response:
+        if referee.board_camera is None:
+            raise Refused(404, "no board camera is running")
+        body = await read_json(request)
+        if not isinstance(body.get("move"), str):
+            raise Refused(400, 'send {"move": "<one of the moves the camera offered>"}')
+        return JSONResponse(referee.board_camera.choose(body["move"]))
+
+    async def board_dismiss(request: Request) -> Response:
+        if referee.board_camera is None:
+            raise Refused(404, "no board camera is running")
+        return JSONResponse(referee.board_camera.dismiss())
+
     async def known_games(request: Request) -> Response:
         return JSONResponse(referee.session.known_games())
 
@@ -223,6 +242,9 @@ def build_app(referee: Referee, max_body_bytes: int = 64 * 1024) -> Starlette:
         Route("/api/camera/latest.jpg", guarded(camera_preview, console=False)),
         Route("/api/camera/accept", guarded(camera_accept), methods=["POST"]),
         Route("/api/contest/cancel", guarded(cancel), methods=["POST"]),
+        Route("/api/board-camera/latest.jpg", guarded(board_preview, console=False)),
+        Route("/api/board-camera/choose", guarded(board_choose), methods=["POST"]),
+        Route("/api/board-camera/dismiss", guarded(board_dismiss), methods=["POST"]),
         Route("/api/buttons/{seat}", guarded(virtual_button, console=False), methods=["POST"]),
         *night_routes(referee, guarded, read_json),  # game night: seating, nights, standings, help
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
