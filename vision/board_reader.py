@@ -22,7 +22,7 @@ import numpy as np
 from vision.board_detect import HomographyFit, Marker, board_roi, detect_markers, fit_homography
 from vision.board_geometry import ALL_SQUARES, DEFAULT_GEOMETRY, SIZE, BoardGeometry, square_name
 from vision.board_read import BoardRead, Camera, Problem, SquareRead
-from vision.board_squares import judge_squares, measure_class_offsets, spread_occlusion, top_view
+from vision.board_squares import PIECE_RADIUS, judge_squares, measure_class_offsets, top_view
 from vision.markers import CORNER_BASE, corner_square, marker_face
 
 EDGE_MARGIN = 0.04  # a piece centre this close to a square's edge (in squares) is "on the line"
@@ -84,6 +84,13 @@ def _place_pieces(markers: Sequence[Marker], fit: HomographyFit) -> tuple[list[_
             continue
         placed.append(_Placed(m, float(x), float(y), side, sq))
     return placed, notes
+
+
+def _smallest_piece(placed: Sequence[_Placed], geometry: BoardGeometry) -> float:
+    """Radius (squares) of the smallest piece to look for on unmarked squares: the pieces seen
+    tell the set's size; a little under it, and never above the default."""
+    radii = [p.side / geometry.piece_marker_ratio / 2 for p in placed if p.side > 0]
+    return min(PIECE_RADIUS, 0.9 * float(np.median(radii))) if radii else PIECE_RADIUS
 
 
 def read_with(
@@ -160,9 +167,7 @@ def read_with(
     discs = [(p.x, p.y, 1.15 * p.side / geometry.piece_marker_ratio / 2) for p in placed if p.side > 0]
     candidates = [i for i, sq in enumerate(ALL_SQUARES) if sq not in reads]
     top = top_view(image, fit.H)
-    verdicts = judge_squares(top, candidates, discs, geometry)
-    occupied = {i for i, sq in enumerate(ALL_SQUARES) if sq in reads}
-    verdicts = spread_occlusion(verdicts, occupied)
+    verdicts = judge_squares(top, candidates, discs, geometry, _smallest_piece(placed, geometry))
     for i, v in verdicts.items():
         sq = ALL_SQUARES[i]
         reads[sq] = (
