@@ -19,7 +19,14 @@ from dataclasses import dataclass, field, replace
 import cv2
 import numpy as np
 
-from vision.board_detect import HomographyFit, Marker, board_roi, detect_markers, fit_homography
+from vision.board_detect import (
+    HomographyFit,
+    Marker,
+    board_roi,
+    detect_markers,
+    fit_homography,
+    fit_with_pieces,
+)
 from vision.board_geometry import ALL_SQUARES, DEFAULT_GEOMETRY, SIZE, BoardGeometry, square_name
 from vision.board_read import BoardRead, Camera, Problem, SquareRead
 from vision.board_squares import PIECE_RADIUS, judge_squares, measure_class_offsets, top_view
@@ -197,14 +204,30 @@ def read_board(image: np.ndarray, geometry: BoardGeometry = DEFAULT_GEOMETRY) ->
     gray = _gray(bgr)
     markers = detect_markers(gray)
     corners = [m for m in markers if m.id >= CORNER_BASE]
+    pieces = [m for m in markers if m.id < CORNER_BASE]
+    fit, notes = locate(gray, corners, pieces, geometry)
+    read = read_with(bgr, fit, pieces, geometry, "fitted")
+    return replace(read, notes=notes + read.notes) if notes else read
+
+
+def locate(
+    gray: np.ndarray, corners: Sequence[Marker], pieces: Sequence[Marker], geometry: BoardGeometry
+) -> tuple[HomographyFit, tuple[str, ...]]:
+    """The board's homography from a frame's markers, with a note when it rests on the pieces;
+    raises BoardImageError when the board cannot be located."""
     fit = fit_homography(corners, geometry)
-    if fit is None:
-        seen = sorted({m.id for m in corners})
-        raise BoardImageError(
-            f"cannot locate the board: {len(seen)} of its 4 corner markers visible, at least 2 needed"
+    if fit is not None:
+        return refine_fit(gray, corners, geometry) or fit, ()
+    fit = fit_with_pieces(corners, pieces, geometry)
+    if fit is not None:
+        return fit, (
+            f"board located from one corner marker ({fit.corners_seen[0]}) and {fit.points - 4} pieces",
         )
-    fit = refine_fit(gray, corners, geometry) or fit
-    return read_with(bgr, fit, [m for m in markers if m.id < CORNER_BASE], geometry, "fitted")
+    seen = sorted({m.id for m in corners})
+    raise BoardImageError(
+        f"cannot locate the board: {len(seen)} of its 4 corner markers visible, at least 2 needed "
+        "(or one and enough pieces)"
+    )
 
 
 def refine_fit(gray: np.ndarray, corners: Sequence[Marker], geometry: BoardGeometry) -> HomographyFit | None:
@@ -300,21 +323,11 @@ class BoardTracker:
     def _cold(self, bgr: np.ndarray, gray: np.ndarray, moved: bool = False) -> BoardRead:
         markers = detect_markers(gray)
         corners = [m for m in markers if m.id >= CORNER_BASE]
-        fit = fit_homography(corners, self.geometry)
-        if fit is None:
-            if self.fit is not None and not moved:
-                return read_with(
-                    bgr, self.fit, [m for m in markers if m.id < CORNER_BASE], self.geometry, "unverified", ()
-                )
+        pieces = [m for m in markers if m.id < CORNER_BASE]
+        try:
+            self.fit, notes = locate(gray, corners, pieces, self.geometry)
+        except BoardImageError:
             self.fit = None
-            raise BoardImageError(
-                f"cannot locate the board: {len({m.id for m in corners})} of its 4 corner markers visible, at least 2 needed"
-            )
-        self.fit = refine_fit(gray, corners, self.geometry) or fit
-        return read_with(
-            bgr,
-            self.fit,
-            [m for m in markers if m.id < CORNER_BASE],
-            self.geometry,
-            "moved" if moved else "fitted",
-        )
+            raise
+        read = read_with(bgr, self.fit, pieces, self.geometry, "moved" if moved else "fitted")
+        return replace(read, notes=notes + read.notes) if notes else read

@@ -141,6 +141,7 @@ def board_light(
     ok: np.ndarray,
     view: View,
     judged: np.ndarray,
+    saturated: np.ndarray,
     geometry: BoardGeometry,
 ) -> BoardLight:
     """Fit the lighting and the glare spots, alternately (see the module docstring)."""
@@ -149,7 +150,7 @@ def board_light(
     spots: list = []
     lamp = np.zeros(lin.shape[:2], np.float32)
     for k in range(GLARE_ROUNDS):
-        spots = lamp_light(lin, pred, judged & known, PPU)
+        spots = lamp_light(lin, pred, judged & known, saturated, view)
         lamp = spot_map(spots, lin.shape[:2])
         if not spots or k == GLARE_ROUNDS - 1:
             break
@@ -180,7 +181,8 @@ def judge_squares(
     view = View.of(geometry, PPU)
     brightest = cmax(top)
     judged = ~view.line & ~pieces & (brightest > 0) & (brightest < 250)
-    light = board_light(lin, masks, ok, view, judged, geometry)
+    saturated = ~view.line & ~pieces & (brightest >= 250)
+    light = board_light(lin, masks, ok, view, judged, saturated, geometry)
     surface = analyse(lin, light.predicted, light.known, light.lamp, pieces, view)
     free = free_fraction(surface.good, piece_radius * PPU)
     box = round(CENTRE_BOX * PPU)

@@ -42,9 +42,10 @@ B_MIN = -0.02  # lamp light cannot be negative (linear units; plus 20 % of the m
 PASSES = 3
 FOREIGN_SIGMAS = 5.0  # residual (in noise sigmas) beyond which a pixel is not board
 KEEP_SIGMAS = 4.0  # pixels within this many sigmas inform the next pass
-SHADOW_RANGE = (0.4, 1.05)  # a shadow dims, by this factor of the local light
+SHADOW_RANGE = (0.2, 1.05)  # a shadow dims, by this factor of the local light
+DEEP_SHADOW = 0.4  # darker than this, a shadow looks like a dark grey sleeve: not seen as board
 SHADOW_SIGMAS = 3.0  # a shadow keeps the board's colour: only brightness may change
-SHADOW_SMOOTH, SHADOW_DEV = 3.0, 0.12  # px, log units: a shadow's dimming varies smoothly
+SHADOW_SMOOTH, SHADOW_DEV = 3.0, 0.25  # px, log units: a shadow's dimming varies smoothly
 BLOB_AREA = 0.1  # squares²: foreign regions at least this big may be a hand (closed, palette)
 CLOSE_RADIUS = 0.7  # squares: gaps a palm may span across squares of its own colour
 PALETTE_BIN = 8  # colour bins (0–255 levels) of a hand's palette
@@ -53,6 +54,7 @@ SHADES = (0.8, 0.9, 1.0, 1.1, 1.2)  # brightness factors a hand's own shading ma
 PALETTE_ERODE = 2  # px: a hand's edge pixels mix with the board; its palette is its core's
 REACH = 1.2  # squares: how far a hand may extend unseen over squares of its colour
 GLARE_ROUNDS = 3
+SPOT_CONTRAST = 0.5  # share of the printed contrast that must survive under a glare spot
 
 
 def to_linear(top: np.ndarray) -> np.ndarray:
@@ -103,13 +105,38 @@ def predict(lighting: Lighting, view: View) -> tuple[np.ndarray, np.ndarray]:
     return (np.exp(log) - LOG_FLOOR).clip(1e-4, None), known
 
 
-def lamp_light(lin: np.ndarray, pred: np.ndarray, usable: np.ndarray, ppu: int) -> list[Spot]:
-    """Glare spots fitted to the grey excess of ``lin`` over ``pred`` (see vision.board_glare)."""
+def lamp_light(
+    lin: np.ndarray, pred: np.ndarray, usable: np.ndarray, saturated: np.ndarray, view: View
+) -> list[Spot]:
+    """Glare spots fitted to the grey excess of ``lin`` over ``pred`` (see vision.board_glare),
+    keeping only spots that light dark and light squares alike.
+
+    Lamp light adds the same to every square under it, so the printed contrast (light minus
+    dark, in linear light) survives; a white or grey sleeve is grey too, but it paints dark and
+    light squares one colour. Under each spot, most of the contrast must be left.
+    """
     excess = lin - pred
     mean = csum(excess) / 3
     off = excess - mean[..., None]
     grey = np.sqrt(csum(off * off)) < 0.43 * np.abs(mean) + 0.01
-    return fit_spots(mean, usable & grey, ppu)
+    spots = fit_spots(mean, usable & grey, view.ppu)
+    lin_mean, pred_mean = csum(lin) / 3, csum(pred) / 3
+    kept = []
+    for s in spots:
+        bump = spot_map([s], mean.shape)
+        under = bump > 0.5 * s.amplitude
+        # How far each pixel is from board plus this spot; a clipped pixel only says that it
+        # is at least as bright as white, which agrees if the spot predicts clipping.
+        gap = np.where(saturated, np.maximum(1.0 - (pred_mean + bump), 0.0), lin_mean - (pred_mean + bump))
+        core = ((usable & grey) | saturated) & under  # hands and pieces under it say nothing
+        dark, light = core & (view.classes == 0), core & (view.classes == 1)
+        if dark.sum() < 10 or light.sum() < 10:
+            continue  # too little of the board under the spot to tell lamp light from an object
+        lost = float(np.median(gap[dark]) - np.median(gap[light]))
+        contrast = float(np.median(pred_mean[light]) - np.median(pred_mean[dark]))
+        if contrast > 0 and lost <= (1 - SPOT_CONTRAST) * contrast:
+            kept.append(s)
+    return kept
 
 
 def csum(a: np.ndarray) -> np.ndarray:
@@ -233,9 +260,12 @@ def analyse(
         resid_n = cmax(np.abs(resid) / sigma)
         implausible = ident & ((a < A_RANGE[0]) | (a > A_RANGE[1]) | (b < B_MIN - 0.2 * lamp))
         w = w0 * (resid_n < KEEP_SIGMAS) * ~implausible
-    dimmed, smooth = _shadowed(rest, pred, a, b, lamp, top_levels, saturated, sigma, judged)
-    foreign = (((resid_n > FOREIGN_SIGMAS) & ~(dimmed & smooth)) | implausible) & judged
-    hidden = _under_hands(foreign, top_levels, judged, ppu, dimmed)
+    dimmed, smooth, deep = _shadowed(rest, pred, a, b, lamp, top_levels, saturated, sigma, judged)
+    shade = dimmed & smooth & (resid_n > FOREIGN_SIGMAS)
+    foreign = ((resid_n > FOREIGN_SIGMAS) & ~shade | implausible) & judged
+    # A deep shadow is also what a dark grey sleeve looks like: not foreign (it must not join
+    # a hand's palette), but not seen as bare board either.
+    hidden = _under_hands(foreign, top_levels, judged, ppu, dimmed) | (shade & deep)
     good_px = judged & ~hidden & ~foreign
     # A grid line pixel is as good as the judged pixels around it.
     near = cv2.boxFilter(good_px.astype(np.float32), -1, (5, 5), normalize=False)
@@ -254,21 +284,23 @@ def _shadowed(
     saturated: np.ndarray,
     sigma: np.ndarray,
     usable: np.ndarray,
-) -> tuple[np.ndarray, np.ndarray]:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Bare board dimmed by a shadow: the colour of the board times a grey factor (within
-    SHADOW_RANGE of the local light), and whether that factor varies smoothly from pixel to
-    pixel (a shadow's does; a sleeve's jumps at every change of square colour)."""
+    SHADOW_RANGE of the local light), whether that factor varies smoothly from pixel to pixel
+    (a shadow's does; a sleeve's jumps at every change of square colour), and whether the
+    shadow is deep (below DEEP_SHADOW)."""
     dim = csum((rest - b[..., None]) * pred) / np.maximum(csum(pred * pred), 1e-9)
     model = to_levels(dim[..., None] * pred + (b + lamp)[..., None])
     resid = np.where(saturated, np.maximum(SATURATED - model, 0.0), levels - model)
     fits = cmax(np.abs(resid) / sigma) < SHADOW_SIGMAS
-    ratio = dim / np.maximum(a, 1e-3)
+    # Against the unshadowed light: a window half in shadow has a lowered ``a``.
+    ratio = dim / np.maximum(a, 1.0)
     log_dim = np.log(np.clip(dim, 1e-3, None)).astype(np.float32)
     m = usable.astype(np.float32)
     den = cv2.GaussianBlur(m, (0, 0), SHADOW_SMOOTH)
     local = cv2.GaussianBlur(log_dim * m, (0, 0), SHADOW_SMOOTH) / np.maximum(den, 1e-6)
     smooth = np.abs(log_dim - local) < SHADOW_DEV
-    return fits & (ratio > SHADOW_RANGE[0]) & (ratio < SHADOW_RANGE[1]), smooth
+    return fits & (ratio > SHADOW_RANGE[0]) & (ratio < SHADOW_RANGE[1]), smooth, ratio < DEEP_SHADOW
 
 
 def _under_hands(
