@@ -54,7 +54,7 @@ SHADES = (0.8, 0.9, 1.0, 1.1, 1.2)  # brightness factors a hand's own shading ma
 PALETTE_ERODE = 2  # px: a hand's edge pixels mix with the board; its palette is its core's
 REACH = 1.2  # squares: how far a hand may extend unseen over squares of its colour
 GLARE_ROUNDS = 3
-SPOT_CONTRAST = 0.5  # share of the printed contrast that must survive under a glare spot
+SPOT_CONTRAST = 0.7  # share of the printed contrast that must survive under a glare spot
 
 
 def to_linear(top: np.ndarray) -> np.ndarray:
@@ -124,14 +124,16 @@ def lamp_light(
     kept = []
     for s in spots:
         bump = spot_map([s], mean.shape)
-        under = bump > 0.5 * s.amplitude
         # How far each pixel is from board plus this spot; a clipped pixel only says that it
         # is at least as bright as white, which agrees if the spot predicts clipping.
         gap = np.where(saturated, np.maximum(1.0 - (pred_mean + bump), 0.0), lin_mean - (pred_mean + bump))
-        core = ((usable & grey) | saturated) & under  # hands and pieces under it say nothing
-        dark, light = core & (view.classes == 0), core & (view.classes == 1)
-        if dark.sum() < 10 or light.sum() < 10:
-            continue  # too little of the board under the spot to tell lamp light from an object
+        for level in (0.5, 0.25, 0.1):  # the spot's core, or its skirt for a narrow one
+            core = ((usable & grey) | saturated) & (bump > level * s.amplitude)  # hands say nothing
+            dark, light = core & (view.classes == 0), core & (view.classes == 1)
+            if dark.sum() >= 10 and light.sum() >= 10:
+                break
+        else:
+            continue  # too little of the board under it to tell lamp light from an object
         lost = float(np.median(gap[dark]) - np.median(gap[light]))
         contrast = float(np.median(pred_mean[light]) - np.median(pred_mean[dark]))
         if contrast > 0 and lost <= (1 - SPOT_CONTRAST) * contrast:
