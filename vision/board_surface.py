@@ -41,6 +41,7 @@ A_RANGE = (0.4, 1.5)  # local light factor: shadow at the low end, model error a
 B_MIN = -0.02  # lamp light cannot be negative (linear units; plus 20 % of the modelled glare)
 PASSES = 3
 FOREIGN_SIGMAS = 5.0  # residual (in noise sigmas) beyond which a pixel is not board
+WEAK_SIGMAS = 3.0  # ... or beyond which it is not, when joined to a large foreign region
 KEEP_SIGMAS = 4.0  # pixels within this many sigmas inform the next pass
 SHADOW_RANGE = (0.2, 1.05)  # a shadow dims, by this factor of the local light
 DEEP_SHADOW = 0.4  # darker than this, a shadow looks like a dark grey sleeve: not seen as board
@@ -263,8 +264,12 @@ def analyse(
         implausible = ident & ((a < A_RANGE[0]) | (a > A_RANGE[1]) | (b < B_MIN - 0.2 * lamp))
         w = w0 * (resid_n < KEEP_SIGMAS) * ~implausible
     dimmed, smooth, deep = _shadowed(rest, pred, a, b, lamp, top_levels, saturated, sigma, judged)
-    shade = dimmed & smooth & (resid_n > FOREIGN_SIGMAS)
-    foreign = ((resid_n > FOREIGN_SIGMAS) & ~shade | implausible) & judged
+    shade = dimmed & smooth & (resid_n > WEAK_SIGMAS)
+    strong = ((resid_n > FOREIGN_SIGMAS) & ~shade | implausible) & judged
+    # Hysteresis: a weaker misfit joined to a large foreign region is part of it (a hand's
+    # fingers washed out by glare fit the board a little better than its palm).
+    weak = (resid_n > WEAK_SIGMAS) & ~shade & judged
+    foreign = _grow_from_blobs(strong, strong | weak, ppu)
     # A deep shadow is also what a dark grey sleeve looks like: not foreign (it must not join
     # a hand's palette), but not seen as bare board either.
     hidden = _under_hands(foreign, top_levels, judged, ppu, dimmed) | (shade & deep)
@@ -274,6 +279,16 @@ def analyse(
     around = cv2.boxFilter((~view.line & ~outside).astype(np.float32), -1, (5, 5), normalize=False)
     good_line = view.line & ~hidden & ~outside & (near > 0.5 * np.maximum(around, 1e-6))
     return Surface(good_px | good_line | pieces, foreign, hidden & ~foreign, outside)
+
+
+def _grow_from_blobs(seeds: np.ndarray, allowed: np.ndarray, ppu: int) -> np.ndarray:
+    """``seeds`` plus the ``allowed`` pixels connected to a large seed region."""
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(allowed.astype(np.uint8), connectivity=8)
+    if count <= 1:
+        return seeds
+    big_seed = np.bincount(labels[seeds], minlength=count) >= BLOB_AREA * ppu * ppu
+    big_seed[0] = False
+    return seeds | big_seed[labels]
 
 
 def _shadowed(
