@@ -23,6 +23,7 @@ import cv2
 import numpy as np
 
 MAX_SPOTS = 3
+MAX_REJECTS = 4  # peaks tried and given up (not spot-shaped) before stopping
 MIN_AMPLITUDE = 0.012  # linear excess below this is not worth modelling
 MIN_WIDTH = 0.25  # squares: narrower bumps are not lamp reflections (edges, stickers)
 MAX_WIDTH = 4.0
@@ -60,10 +61,13 @@ def fit_spots(excess: np.ndarray, usable: np.ndarray, ppu: float) -> list[Spot]:
     spots: list[Spot] = []
     # Where the excess is measured: a smoothed copy finds the peaks, the raw one fits them.
     den = cv2.GaussianBlur(m, (0, 0), 0.15 * p)
-    for _ in range(MAX_SPOTS):
+    blocked = np.zeros_like(m)  # peaks that did not make a spot (a hand's edge, a sticker)
+    for _ in range(MAX_SPOTS + MAX_REJECTS):
+        if len(spots) == MAX_SPOTS:
+            break
         rest = small - model
         smooth = cv2.GaussianBlur(rest * m, (0, 0), 0.15 * p) / np.maximum(den, 1e-6)
-        smooth = np.where(den > 0.3, smooth, -1.0)
+        smooth = np.where((den > 0.3) & (blocked == 0), smooth, -1.0)
         k = int(np.argmax(smooth))
         cv, cu = divmod(k, w)
         amp = float(smooth[cv, cu])
@@ -75,7 +79,8 @@ def fit_spots(excess: np.ndarray, usable: np.ndarray, ppu: float) -> list[Spot]:
         width = max(MIN_WIDTH * p, float(np.sqrt((labels == labels[cv, cu]).sum() / np.pi)) / 1.177)
         spot = _refine(rest, m, uu, vv, Spot(float(cu), float(cv), width, amp), p)
         if spot is None:
-            break
+            cv2.circle(blocked, (cu, cv), max(2, round(2 * width)), 1.0, -1)
+            continue
         spots.append(Spot(spot.u * SCALE, spot.v * SCALE, spot.width * SCALE, spot.amplitude))
         model += spot.amplitude * _bump(uu, vv, spot)
     return spots

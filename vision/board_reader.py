@@ -93,6 +93,14 @@ def _place_pieces(markers: Sequence[Marker], fit: HomographyFit) -> tuple[list[_
     return placed, notes
 
 
+FOOTPRINT = 1.3  # a piece's footprint on the view, × its radius: its rim, blur and its shadow
+
+
+def _footprints(placed: Sequence[_Placed], geometry: BoardGeometry) -> list[tuple[float, float, float]]:
+    """Discs (x, y, radius in squares) covering the pieces found and the shadows they cast."""
+    return [(p.x, p.y, FOOTPRINT * p.side / geometry.piece_marker_ratio / 2) for p in placed if p.side > 0]
+
+
 def _smallest_piece(placed: Sequence[_Placed], geometry: BoardGeometry) -> float:
     """Radius (squares) of the smallest piece to look for on unmarked squares: the pieces seen
     tell the set's size; a little under it, and never above the default."""
@@ -171,7 +179,7 @@ def read_with(
             note=note,
         )
     # Everything else: bare board, or unknown.
-    discs = [(p.x, p.y, 1.15 * p.side / geometry.piece_marker_ratio / 2) for p in placed if p.side > 0]
+    discs = _footprints(placed, geometry)
     candidates = [i for i, sq in enumerate(ALL_SQUARES) if sq not in reads]
     top = top_view(image, fit.H)
     verdicts = judge_squares(top, candidates, discs, geometry, _smallest_piece(placed, geometry))
@@ -257,7 +265,7 @@ def calibrate(image: np.ndarray, geometry: BoardGeometry = DEFAULT_GEOMETRY) -> 
         raise BoardImageError("cannot locate the board: at least 2 of its 4 corner markers must be visible")
     placed, _ = _place_pieces([m for m in markers if m.id < CORNER_BASE], fit)
     taken = {p.square for p in placed}
-    discs = [(p.x, p.y, 1.15 * p.side / geometry.piece_marker_ratio / 2) for p in placed if p.side > 0]
+    discs = _footprints(placed, geometry)
     bare = [i for i, sq in enumerate(ALL_SQUARES) if sq not in taken]
     offsets = measure_class_offsets(top_view(bgr, fit.H), bare, discs, geometry)
     return replace(geometry, class_offsets=offsets)
