@@ -33,6 +33,7 @@ from vision.board_squares import PIECE_RADIUS, judge_squares, measure_class_offs
 from vision.markers import CORNER_BASE, corner_square, marker_face
 
 EDGE_MARGIN = 0.04  # a piece centre this close to a square's edge (in squares) is "on the line"
+PIECES_FIT_MARGIN = 0.2  # ... and this close is unknown when the board was located from the pieces
 MARKER_SIZE_RANGE = (0.2, 0.75)  # plausible marker side on the board, in squares
 STILL_PX = 2.5  # corner markers within this many pixels of the cached model: camera still
 MIN_DECODE_CONFIDENCE = 0.6
@@ -166,6 +167,16 @@ def read_with(
             reads[sq] = SquareRead(sq, "unknown", 0.0, marker_id=p.marker.id, note="marker barely readable")
             continue
         edge = min(p.x - int(p.x), int(p.x) + 1 - p.x, p.y - int(p.y), int(p.y) + 1 - p.y)
+        if fit.from_pieces and edge < PIECES_FIT_MARGIN:
+            # The grid was fitted to the pieces themselves: near a line it may be a square out.
+            reads[sq] = SquareRead(
+                sq,
+                "unknown",
+                0.0,
+                marker_id=p.marker.id,
+                note="piece near a line (board located from the pieces)",
+            )
+            continue
         conf = p.marker.confidence * (1.0 if edge >= EDGE_MARGIN else 0.5)
         note = "" if edge >= EDGE_MARGIN else "piece centre on the line between squares"
         reads[sq] = SquareRead(

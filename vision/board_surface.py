@@ -283,7 +283,7 @@ def analyse(
 
 def _grow_from_blobs(seeds: np.ndarray, allowed: np.ndarray, ppu: int) -> np.ndarray:
     """``seeds`` plus the ``allowed`` pixels connected to a large seed region."""
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(allowed.astype(np.uint8), connectivity=8)
+    count, labels = cv2.connectedComponents(allowed.astype(np.uint8), connectivity=8)
     if count <= 1:
         return seeds
     big_seed = np.bincount(labels[seeds], minlength=count) >= BLOB_AREA * ppu * ppu

@@ -109,7 +109,7 @@ class Shot:
     ``hide``: square → the largest fraction of a piece's footprint that a hand could cover on
     this square (1.0: a whole piece could stand there unseen; nobody can tell from the picture
     whether the square is empty). ``marker_cover``: occupied square → the exact fraction of its
-    piece's marker under a hand.
+    piece's marker, with the one-cell white margin around it, under a hand.
     """
 
     image: np.ndarray
@@ -449,7 +449,8 @@ def _hiding(
     """How much a hand hides, exactly: for every square, the largest fraction of a piece's
     footprint that could be under a hand, over every place the piece could stand on the square
     (centre within ``max_offset`` of the square's centre; 1.0 = a whole piece could be hidden);
-    for every piece, the fraction of its marker under a hand."""
+    for every piece, the fraction of its marker (with the white margin of one marker cell that
+    a detector needs around it) under a hand."""
     ppu = 40
     to_top = np.linalg.inv(H @ np.array([[1 / ppu, 0, 0], [0, -1 / ppu, SIZE], [0, 0, 1]]))
     top = cv2.warpPerspective(hand_mask, to_top, (SIZE * ppu, SIZE * ppu)) > 0.5
@@ -463,7 +464,8 @@ def _hiding(
         cu, cv = round(x * ppu), round((SIZE - y) * ppu)
         hide[sq] = min(1.0, round(float(covered[cv - box : cv + box + 1, cu - box : cu + box + 1].max()), 4))
     marker_cover = {}
-    half = params.piece_diameter * params.geometry.piece_marker_ratio / 2
+    # The marker and the one-cell white margin a detector needs around it (7 cells + 2).
+    half = params.piece_diameter * params.geometry.piece_marker_ratio / 2 * 9 / 7
     for sq, (x, y, turn) in poses.items():
         # The sticker is turned by ``turn`` degrees counter-clockwise as drawn (image y down).
         c, s = math.cos(math.radians(turn)), math.sin(math.radians(turn))
