@@ -24,7 +24,7 @@ import numpy as np
 
 MAX_SPOTS = 3
 MAX_REJECTS = 4  # peaks tried and given up (not spot-shaped) before stopping
-MIN_AMPLITUDE = 0.012  # linear excess below this is not worth modelling
+MIN_AMPLITUDE = 0.04  # linear excess below this is not worth modelling
 MIN_WIDTH = 0.25  # squares: narrower bumps are not lamp reflections (edges, stickers)
 MAX_WIDTH = 4.0
 SCALE = 2  # the fit runs on a view this many times smaller: spots are smooth

@@ -54,7 +54,7 @@ PALETTE_MIN = 3  # pixels of a colour bin before it counts as the hand's
 SHADES = (0.8, 0.9, 1.0, 1.1, 1.2)  # brightness factors a hand's own shading may add
 PALETTE_ERODE = 2  # px: a hand's edge pixels mix with the board; its palette is its core's
 REACH = 1.2  # squares: how far a hand may extend unseen over squares of its colour
-GLARE_ROUNDS = 3
+GLARE_ROUNDS = 2
 SPOT_CONTRAST = 0.7  # share of the printed contrast that must survive under a glare spot
 
 
