@@ -17,6 +17,7 @@ clipping, so a washed-out bare square is still recognised as bare board.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import NamedTuple
 
 import cv2
@@ -56,7 +57,7 @@ def fit_spots(excess: np.ndarray, usable: np.ndarray, ppu: float) -> list[Spot]:
     m = (m > 0.99).astype(np.float32)
     p = ppu / SCALE
     h, w = small.shape
-    vv, uu = np.mgrid[0:h, 0:w].astype(np.float32)
+    vv, uu = _grid(h, w)
     model = np.zeros_like(small)
     spots: list[Spot] = []
     # Where the excess is measured: a smoothed copy finds the peaks, the raw one fits them.
@@ -121,9 +122,18 @@ def _refine(
     return Spot(cu, cv, wd, amp)
 
 
+@cache
+def _grid(h: int, w: int) -> tuple[np.ndarray, np.ndarray]:
+    """Row and column coordinates of a view (cached: every frame uses the same sizes)."""
+    vv, uu = np.mgrid[0:h, 0:w].astype(np.float32)
+    vv.setflags(write=False)
+    uu.setflags(write=False)
+    return vv, uu
+
+
 def spot_map(spots: list[Spot], shape: tuple[int, int]) -> np.ndarray:
     """The lamp light the spots add at every pixel of a view of ``shape``."""
-    vv, uu = np.mgrid[0 : shape[0], 0 : shape[1]].astype(np.float32)
+    vv, uu = _grid(shape[0], shape[1])
     out = np.zeros(shape, np.float32)
     for s in spots:
         out += s.amplitude * _bump(uu, vv, s)

@@ -327,9 +327,10 @@ def _under_hands(
 
     A hand's palette leaves out its pixels that look like dimmed board: its shadow's edge
     often joins it, and would make the bare board around it look like the hand."""
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(foreign.astype(np.uint8), connectivity=8)
-    big = [k for k in range(1, count) if stats[k, cv2.CC_STAT_AREA] >= BLOB_AREA * ppu * ppu]
-    if not big:
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(foreign.astype(np.uint8), connectivity=8)
+    big = np.flatnonzero(stats[:, cv2.CC_STAT_AREA] >= BLOB_AREA * ppu * ppu)
+    big = big[big > 0]
+    if not len(big):
         return np.zeros(foreign.shape, bool)
     blobs = np.isin(labels, big)
     disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * round(CLOSE_RADIUS * ppu) + 1,) * 2)
@@ -344,18 +345,24 @@ def _under_hands(
     )
     erode = np.ones((2 * PALETTE_ERODE + 1,) * 2, np.uint8)
     same = np.zeros(foreign.shape, bool)
+    h, w = foreign.shape
+    reach = round(REACH * ppu) + 2
     for k in big:
-        blob = labels == k
-        core = (cv2.erode(blob.astype(np.uint8), erode) > 0) & ~dimmed
+        # Work inside the blob's box, widened by how far its palette may reach.
+        x, y, bw, bh = (int(v) for v in stats[k, :4])
+        y0, y1, x0, x1 = max(0, y - reach), min(h, y + bh + reach), max(0, x - reach), min(w, x + bw + reach)
+        blob = labels[y0:y1, x0:x1] == k
+        core = (cv2.erode(blob.astype(np.uint8), erode) > 0) & ~dimmed[y0:y1, x0:x1]
         # A hand is shaded: the same skin a little brighter or darker is still the hand.
-        shades = np.concatenate([levels[core] * f for f in SHADES])
+        shades = np.concatenate([levels[y0:y1, x0:x1][core] * f for f in SHADES])
         qs = np.clip(shades // PALETTE_BIN, 0, nb - 1).astype(np.int32)
         counts = np.bincount((qs[:, 0] * nb + qs[:, 1]) * nb + qs[:, 2], minlength=nb**3)
         palette = (counts >= PALETTE_MIN).reshape(nb, nb, nb)
         for axis in range(3):
             palette = palette | np.roll(palette, 1, axis=axis) | np.roll(palette, -1, axis=axis)
-        mine = nearest == nearest[blob][0]
-        same |= mine & palette.ravel()[flat]
+        near = nearest[y0:y1, x0:x1]
+        mine = near == near[blob][0]
+        same[y0:y1, x0:x1] |= mine & palette.ravel()[flat[y0:y1, x0:x1]]
     same &= dist <= REACH * ppu
     same &= judged & ~foreign & ~closed
     # Grown from the hands across the grid lines (a disc: a corner contact does not count).
