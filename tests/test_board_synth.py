@@ -65,3 +65,20 @@ def test_random_positions_keep_the_maze_legal() -> None:
         maze = faces.get("e5")
         assert maze is None or maze.dead or maze.piece.kind == "chief"
         assert len({f.piece.index for f in faces.values()}) == len(faces)
+
+
+def test_labels_say_where_a_hand_could_hide_a_piece() -> None:
+    import math
+    from dataclasses import replace
+
+    from vision.board_synth import Hand, SceneParams
+
+    plain = render_placement(SETUP, seed=3)
+    assert set(plain.hide.values()) == {0.0} and set(plain.marker_cover.values()) == {0.0}
+    palm = Hand(palm=(1.5, 1.5), angle=math.pi / 4, size=2.0, skin=(120, 160, 215), sleeve=(60, 60, 60))
+    shot = render_placement(SETUP, replace(SceneParams(), hands=(palm,)), seed=3)
+    assert shot.hide["b2"] == 1.0 and shot.marker_cover["b2"] > 0.9  # under the palm
+    assert shot.hide["i9"] == 0.0 and shot.marker_cover["i9"] == 0.0  # far from it
+    for sq, h in shot.hide.items():
+        # A whole piece fits under the hand only where the hand covers much of the square.
+        assert h < 1.0 or shot.hidden[sq] > 0.3, sq

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.board_geometry import BoardGeometry
+from vision.board_geometry import SIZE, BoardGeometry
 from vision.markers import corner_square, dictionary
 
 # A marker's corners more than this many pixels off the fitted model are outliers. Scaled up
@@ -47,6 +47,7 @@ class HomographyFit:
     corners_seen: tuple[str, ...]  # corner squares whose marker was an inlier
     rms_px: float
     points: int  # inlier correspondences
+    from_pieces: bool = False  # one corner marker and the pieces (less precise far from them)
 
     def to_image(self, pts: np.ndarray) -> np.ndarray:
         return cv2.perspectiveTransform(np.asarray(pts, np.float64).reshape(-1, 1, 2), self.H).reshape(-1, 2)
@@ -131,6 +132,87 @@ def fit_homography(markers: Sequence[Marker], geometry: BoardGeometry) -> Homogr
     rms = float(np.sqrt(np.mean(np.sum((proj - dst_a[inl]) ** 2, axis=1))))
     squares = tuple(sq for mid in sorted(seen) if (sq := corner_square(mid)) is not None)
     return HomographyFit(H, squares, rms, int(inl.sum()))
+
+
+# Locating the board from one corner marker and the pieces (see fit_with_pieces).
+GROWTH = tuple(np.arange(2.0, 14.0, 0.75))  # squares from the corner marker, step by step
+SNAP = 0.3  # a piece centre this close to a square's centre is taken to stand on it
+MIN_PIECES = 6
+PROJECTIVE_PIECES = 5  # below this many pieces the fit stays affine (steadier far away)
+MAX_PIECE_RMS = 0.13  # squares: pieces stand a little off-centre, but not more than this
+
+
+def _fit(src: np.ndarray, dst: np.ndarray, projective: bool) -> np.ndarray | None:
+    if projective:
+        H, _ = cv2.findHomography(src, dst, 0)
+        return H
+    A, _ = cv2.estimateAffine2D(src, dst, method=cv2.LMEDS)
+    return None if A is None else np.vstack([A, [0.0, 0.0, 1.0]])
+
+
+def fit_with_pieces(
+    corners: Sequence[Marker], pieces: Sequence[Marker], geometry: BoardGeometry
+) -> HomographyFit | None:
+    """The homography from a single corner marker helped by the piece markers; None when
+    they do not pin it down.
+
+    One marker's four corners fix the board near it but extrapolate badly. Every piece stands
+    on a square, near its centre, so the pieces near the marker are snapped to their squares,
+    the model refitted on them (affine while few, a homography once there are enough), and
+    the circle of trusted pieces widened step by step: the grid cannot slip by a square, as
+    each step only reaches pieces the previous fit places well within half a square. The fit
+    is kept only if enough pieces agree closely.
+    """
+    model = geometry.corner_marker_points()
+    seen = {m.id for m in corners if m.id in model}
+    if len(seen) != 1 or len(pieces) < MIN_PIECES:
+        return None
+    marker = next(m for m in corners if m.id in model)
+    src_c = model[marker.id]
+    H = _fit(src_c, marker.corners, projective=False)
+    if H is None:
+        return None
+    centres = np.array([m.center for m in pieces], np.float64)
+    anchor = src_c.mean(axis=0)
+    snapped = np.zeros((0, 2))
+    used = np.zeros(0, int)
+    for reach in GROWTH:
+        for _ in range(2):  # snap, refit, snap again with the better fit
+            board = cv2.perspectiveTransform(centres.reshape(-1, 1, 2), np.linalg.inv(H)).reshape(-1, 2)
+            grid = np.floor(board) + 0.5
+            off = np.linalg.norm(board - grid, axis=1)
+            inside = np.all((grid > 0) & (grid < SIZE), axis=1)
+            near = np.linalg.norm(board - anchor, axis=1) <= reach
+            take = np.flatnonzero(inside & near & (off < SNAP))
+            squares = [tuple(g) for g in grid[take]]
+            if len(set(squares)) != len(squares):
+                return None  # two pieces on one square: the grid is not where we think
+            if len(take) < 2:
+                break
+            snapped, used = grid[take], take
+            src = np.concatenate([src_c, snapped])
+            dst = np.concatenate([marker.corners, centres[used]])
+            H2 = _fit(src, dst, projective=len(used) >= PROJECTIVE_PIECES)
+            if H2 is None:
+                return None
+            H = H2
+    if len(used) < MIN_PIECES:
+        return None
+    board = cv2.perspectiveTransform(centres[used].reshape(-1, 1, 2), np.linalg.inv(H)).reshape(-1, 2)
+    rms = float(np.sqrt(np.mean(np.sum((board - snapped) ** 2, axis=1))))
+    proj = cv2.perspectiveTransform(src_c.reshape(-1, 1, 2), H).reshape(-1, 2)
+    marker_err = float(np.max(np.linalg.norm(proj - marker.corners, axis=1)))
+    # Every piece the fit places on the board must sit near a square's centre: a grid that
+    # slipped somewhere leaves some of them on the lines.
+    board_all = cv2.perspectiveTransform(centres.reshape(-1, 1, 2), np.linalg.inv(H)).reshape(-1, 2)
+    on_board = np.all((board_all > 0) & (board_all < SIZE), axis=1)
+    off_all = np.linalg.norm(board_all - (np.floor(board_all) + 0.5), axis=1)
+    if rms > MAX_PIECE_RMS or marker_err > max(RANSAC_PX, 0.06 * marker.side_px):
+        return None
+    if (off_all[on_board] > SNAP).sum() > 0.1 * on_board.sum():
+        return None
+    sq = corner_square(marker.id)
+    return HomographyFit(H, (sq,) if sq else (), marker_err, 4 + len(used), from_pieces=True)
 
 
 def board_roi(

@@ -19,13 +19,21 @@ from dataclasses import dataclass, field, replace
 import cv2
 import numpy as np
 
-from vision.board_detect import HomographyFit, Marker, board_roi, detect_markers, fit_homography
+from vision.board_detect import (
+    HomographyFit,
+    Marker,
+    board_roi,
+    detect_markers,
+    fit_homography,
+    fit_with_pieces,
+)
 from vision.board_geometry import ALL_SQUARES, DEFAULT_GEOMETRY, SIZE, BoardGeometry, square_name
 from vision.board_read import BoardRead, Camera, Problem, SquareRead
-from vision.board_squares import judge_squares, measure_class_offsets, spread_occlusion, top_view
+from vision.board_squares import PIECE_RADIUS, judge_squares, measure_class_offsets, top_view
 from vision.markers import CORNER_BASE, corner_square, marker_face
 
 EDGE_MARGIN = 0.04  # a piece centre this close to a square's edge (in squares) is "on the line"
+PIECES_FIT_MARGIN = 0.2  # ... and this close is unknown when the board was located from the pieces
 MARKER_SIZE_RANGE = (0.2, 0.75)  # plausible marker side on the board, in squares
 STILL_PX = 2.5  # corner markers within this many pixels of the cached model: camera still
 MIN_DECODE_CONFIDENCE = 0.6
@@ -86,6 +94,21 @@ def _place_pieces(markers: Sequence[Marker], fit: HomographyFit) -> tuple[list[_
     return placed, notes
 
 
+FOOTPRINT = 1.3  # a piece's footprint on the view, × its radius: its rim, blur and its shadow
+
+
+def _footprints(placed: Sequence[_Placed], geometry: BoardGeometry) -> list[tuple[float, float, float]]:
+    """Discs (x, y, radius in squares) covering the pieces found and the shadows they cast."""
+    return [(p.x, p.y, FOOTPRINT * p.side / geometry.piece_marker_ratio / 2) for p in placed if p.side > 0]
+
+
+def _smallest_piece(placed: Sequence[_Placed], geometry: BoardGeometry) -> float:
+    """Radius (squares) of the smallest piece to look for on unmarked squares: the pieces seen
+    tell the set's size; a little under it, and never above the default."""
+    radii = [p.side / geometry.piece_marker_ratio / 2 for p in placed if p.side > 0]
+    return min(PIECE_RADIUS, 0.9 * float(np.median(radii))) if radii else PIECE_RADIUS
+
+
 def read_with(
     image: np.ndarray,
     fit: HomographyFit,
@@ -144,6 +167,16 @@ def read_with(
             reads[sq] = SquareRead(sq, "unknown", 0.0, marker_id=p.marker.id, note="marker barely readable")
             continue
         edge = min(p.x - int(p.x), int(p.x) + 1 - p.x, p.y - int(p.y), int(p.y) + 1 - p.y)
+        if fit.from_pieces and edge < PIECES_FIT_MARGIN:
+            # The grid was fitted to the pieces themselves: near a line it may be a square out.
+            reads[sq] = SquareRead(
+                sq,
+                "unknown",
+                0.0,
+                marker_id=p.marker.id,
+                note="piece near a line (board located from the pieces)",
+            )
+            continue
         conf = p.marker.confidence * (1.0 if edge >= EDGE_MARGIN else 0.5)
         note = "" if edge >= EDGE_MARGIN else "piece centre on the line between squares"
         reads[sq] = SquareRead(
@@ -157,12 +190,10 @@ def read_with(
             note=note,
         )
     # Everything else: bare board, or unknown.
-    discs = [(p.x, p.y, 1.15 * p.side / geometry.piece_marker_ratio / 2) for p in placed if p.side > 0]
+    discs = _footprints(placed, geometry)
     candidates = [i for i, sq in enumerate(ALL_SQUARES) if sq not in reads]
     top = top_view(image, fit.H)
-    verdicts = judge_squares(top, candidates, discs, geometry)
-    occupied = {i for i, sq in enumerate(ALL_SQUARES) if sq in reads}
-    verdicts = spread_occlusion(verdicts, occupied)
+    verdicts = judge_squares(top, candidates, discs, geometry, _smallest_piece(placed, geometry))
     for i, v in verdicts.items():
         sq = ALL_SQUARES[i]
         reads[sq] = (
@@ -192,14 +223,30 @@ def read_board(image: np.ndarray, geometry: BoardGeometry = DEFAULT_GEOMETRY) ->
     gray = _gray(bgr)
     markers = detect_markers(gray)
     corners = [m for m in markers if m.id >= CORNER_BASE]
+    pieces = [m for m in markers if m.id < CORNER_BASE]
+    fit, notes = locate(gray, corners, pieces, geometry)
+    read = read_with(bgr, fit, pieces, geometry, "fitted")
+    return replace(read, notes=notes + read.notes) if notes else read
+
+
+def locate(
+    gray: np.ndarray, corners: Sequence[Marker], pieces: Sequence[Marker], geometry: BoardGeometry
+) -> tuple[HomographyFit, tuple[str, ...]]:
+    """The board's homography from a frame's markers, with a note when it rests on the pieces;
+    raises BoardImageError when the board cannot be located."""
     fit = fit_homography(corners, geometry)
-    if fit is None:
-        seen = sorted({m.id for m in corners})
-        raise BoardImageError(
-            f"cannot locate the board: {len(seen)} of its 4 corner markers visible, at least 2 needed"
+    if fit is not None:
+        return refine_fit(gray, corners, geometry) or fit, ()
+    fit = fit_with_pieces(corners, pieces, geometry)
+    if fit is not None:
+        return fit, (
+            f"board located from one corner marker ({fit.corners_seen[0]}) and {fit.points - 4} pieces",
         )
-    fit = refine_fit(gray, corners, geometry) or fit
-    return read_with(bgr, fit, [m for m in markers if m.id < CORNER_BASE], geometry, "fitted")
+    seen = sorted({m.id for m in corners})
+    raise BoardImageError(
+        f"cannot locate the board: {len(seen)} of its 4 corner markers visible, at least 2 needed "
+        "(or one and enough pieces)"
+    )
 
 
 def refine_fit(gray: np.ndarray, corners: Sequence[Marker], geometry: BoardGeometry) -> HomographyFit | None:
@@ -229,7 +276,7 @@ def calibrate(image: np.ndarray, geometry: BoardGeometry = DEFAULT_GEOMETRY) -> 
         raise BoardImageError("cannot locate the board: at least 2 of its 4 corner markers must be visible")
     placed, _ = _place_pieces([m for m in markers if m.id < CORNER_BASE], fit)
     taken = {p.square for p in placed}
-    discs = [(p.x, p.y, 1.15 * p.side / geometry.piece_marker_ratio / 2) for p in placed if p.side > 0]
+    discs = _footprints(placed, geometry)
     bare = [i for i, sq in enumerate(ALL_SQUARES) if sq not in taken]
     offsets = measure_class_offsets(top_view(bgr, fit.H), bare, discs, geometry)
     return replace(geometry, class_offsets=offsets)
@@ -295,21 +342,11 @@ class BoardTracker:
     def _cold(self, bgr: np.ndarray, gray: np.ndarray, moved: bool = False) -> BoardRead:
         markers = detect_markers(gray)
         corners = [m for m in markers if m.id >= CORNER_BASE]
-        fit = fit_homography(corners, self.geometry)
-        if fit is None:
-            if self.fit is not None and not moved:
-                return read_with(
-                    bgr, self.fit, [m for m in markers if m.id < CORNER_BASE], self.geometry, "unverified", ()
-                )
+        pieces = [m for m in markers if m.id < CORNER_BASE]
+        try:
+            self.fit, notes = locate(gray, corners, pieces, self.geometry)
+        except BoardImageError:
             self.fit = None
-            raise BoardImageError(
-                f"cannot locate the board: {len({m.id for m in corners})} of its 4 corner markers visible, at least 2 needed"
-            )
-        self.fit = refine_fit(gray, corners, self.geometry) or fit
-        return read_with(
-            bgr,
-            self.fit,
-            [m for m in markers if m.id < CORNER_BASE],
-            self.geometry,
-            "moved" if moved else "fitted",
-        )
+            raise
+        read = read_with(bgr, self.fit, pieces, self.geometry, "moved" if moved else "fitted")
+        return replace(read, notes=notes + read.notes) if notes else read

@@ -104,8 +104,12 @@ class Shot:
     """A rendered frame and its exact labels.
 
     ``truth``: square → token for every square (``""`` empty). ``hidden``: square → fraction of
-    the square's area covered by a hand. ``marker_hidden``: for occupied squares, the fraction
-    of the piece's marker covered by a hand.
+    the square's area covered by a hand. ``marker_hidden``: for occupied squares, the largest
+    hand coverage anywhere the piece's marker could be (a cautious bound).
+    ``hide``: square → the largest fraction of a piece's footprint that a hand could cover on
+    this square (1.0: a whole piece could stand there unseen; nobody can tell from the picture
+    whether the square is empty). ``marker_cover``: occupied square → the exact fraction of its
+    piece's marker, with the one-cell white margin around it, under a hand.
     """
 
     image: np.ndarray
@@ -114,6 +118,8 @@ class Shot:
     hidden: dict[str, float]
     marker_hidden: dict[str, float]
     params: SceneParams
+    hide: dict[str, float] = field(default_factory=dict)
+    marker_cover: dict[str, float] = field(default_factory=dict)
 
     @property
     def placement(self) -> str:
@@ -211,7 +217,8 @@ def _sticker(
 def _board_texture(
     params: SceneParams, faces: Mapping[str, Face], rng: np.random.Generator
 ) -> tuple[np.ndarray, float, np.ndarray]:
-    """The board seen straight from above; returns (texture, origin offset in units, piece centres)."""
+    """The board seen straight from above; returns (texture, origin offset in units, piece
+    poses: square → (x, y, turn in degrees), the sticker's centre in board units)."""
     g = params.geometry
     margin = 1.25
     ppu = TEXTURE_PPU
@@ -258,7 +265,7 @@ def _board_texture(
         )[..., None]
     # Pieces: shadow, body, sticker, each turned at random and a little off-centre.
     d = round(params.piece_diameter * ppu)
-    centres = np.zeros((0, 2))
+    poses: dict[str, tuple[float, float, float]] = {}
     shadow = np.zeros((n, n), np.float32)
     placed = []
     for sq, face in faces.items():
@@ -267,11 +274,11 @@ def _board_texture(
         y += rng.uniform(-params.max_offset, params.max_offset)
         u, v = px(x, y)
         placed.append((face, u, v, rng.uniform(0, 360)))
+        poses[sq] = (x, y, placed[-1][3])
         cv2.circle(shadow, (round(u + 0.06 * ppu), round(v + 0.06 * ppu)), d // 2, 1.0, -1)
     if placed:
         shadow = cv2.GaussianBlur(shadow, (0, 0), ppu * 0.05)
         tex = (tex * (1 - 0.35 * shadow[..., None])).astype(np.uint8)
-        centres = np.array([[u, v] for _, u, v, _ in placed])
     for face, u, v, ang in placed:
         patch, alpha = _sticker(face, d, rng, g.piece_marker_ratio)
         rot = cv2.getRotationMatrix2D(((d - 1) / 2, (d - 1) / 2), ang, 1.0)
@@ -285,7 +292,7 @@ def _board_texture(
         a = cv2.warpAffine(alpha, rot, (w, h), flags=cv2.INTER_LINEAR).astype(np.float32)[..., None] / 255
         region = tex[y0 : y0 + h, x0 : x0 + w]
         region[:] = (region * (1 - a) + p * a).astype(np.uint8)
-    return tex, margin, centres
+    return tex, margin, poses
 
 
 def _hand_mask(params: SceneParams, hand: Hand, H: np.ndarray) -> np.ndarray:
@@ -348,7 +355,7 @@ def render(faces: Mapping[str, Face], params: SceneParams, rng: np.random.Genera
     """Draw the position ``faces`` (square → piece face up) as the camera of ``params`` sees it."""
     rng = np.random.default_rng(rng) if isinstance(rng, int) else rng
     w, h = params.image_size
-    tex, margin, _ = _board_texture(params, faces, rng)
+    tex, margin, poses = _board_texture(params, faces, rng)
     H = params.homography()
     t2b = np.array([[1 / TEXTURE_PPU, 0, -margin], [0, -1 / TEXTURE_PPU, SIZE + margin], [0, 0, 1]])
     # Table: a smooth random colour field behind the board.
@@ -404,8 +411,9 @@ def render(faces: Mapping[str, Face], params: SceneParams, rng: np.random.Genera
         assert decoded is not None  # we just encoded it
         img = decoded
     hidden, marker_hidden = _coverage(hand_mask, H, faces, params)
+    hide, marker_cover = _hiding(hand_mask, H, poses, params)
     truth = {sq: (faces[sq].token if sq in faces else "") for sq in ALL_SQUARES}
-    return Shot(img, truth, dict(faces), hidden, marker_hidden, params)
+    return Shot(img, truth, dict(faces), hidden, marker_hidden, params, hide, marker_cover)
 
 
 def _coverage(
@@ -433,6 +441,43 @@ def _coverage(
             cu, cv = (x * ppu, (SIZE - y) * ppu)
             marker_hidden[sq] = float(top[round(cv - r) : round(cv + r), round(cu - r) : round(cu + r)].max())
     return hidden, marker_hidden
+
+
+def _hiding(
+    hand_mask: np.ndarray, H: np.ndarray, poses: Mapping[str, tuple[float, float, float]], params: SceneParams
+) -> tuple[dict[str, float], dict[str, float]]:
+    """How much a hand hides, exactly: for every square, the largest fraction of a piece's
+    footprint that could be under a hand, over every place the piece could stand on the square
+    (centre within ``max_offset`` of the square's centre; 1.0 = a whole piece could be hidden);
+    for every piece, the fraction of its marker (with the white margin of one marker cell that
+    a detector needs around it) under a hand."""
+    ppu = 40
+    to_top = np.linalg.inv(H @ np.array([[1 / ppu, 0, 0], [0, -1 / ppu, SIZE], [0, 0, 1]]))
+    top = cv2.warpPerspective(hand_mask, to_top, (SIZE * ppu, SIZE * ppu)) > 0.5
+    r = round(params.piece_diameter / 2 * ppu)
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1,) * 2).astype(np.float32)
+    covered = cv2.filter2D(top.astype(np.float32), -1, disc / disc.sum(), borderType=cv2.BORDER_CONSTANT)
+    box = round(params.max_offset * ppu)
+    hide = {}
+    for sq in ALL_SQUARES:
+        x, y = square_center(sq)
+        cu, cv = round(x * ppu), round((SIZE - y) * ppu)
+        hide[sq] = min(1.0, round(float(covered[cv - box : cv + box + 1, cu - box : cu + box + 1].max()), 4))
+    marker_cover = {}
+    # The marker and the one-cell white margin a detector needs around it (7 cells + 2).
+    half = params.piece_diameter * params.geometry.piece_marker_ratio / 2 * 9 / 7
+    for sq, (x, y, turn) in poses.items():
+        # The sticker is turned by ``turn`` degrees counter-clockwise as drawn (image y down).
+        c, s = math.cos(math.radians(turn)), math.sin(math.radians(turn))
+        corners = [
+            (x + c * dx + s * dy, y - s * dx + c * dy)
+            for dx, dy in ((-half, -half), (half, -half), (half, half), (-half, half))
+        ]
+        quad = np.array([[px * ppu, (SIZE - py) * ppu] for px, py in corners], np.float32)
+        m = np.zeros(top.shape, np.uint8)
+        cv2.fillConvexPoly(m, np.round(quad).astype(np.int32), 1)
+        marker_cover[sq] = float((top & (m > 0)).sum()) / max(1, int(m.sum()))
+    return hide, marker_cover
 
 
 def random_params(rng: np.random.Generator, image_size: tuple[int, int] = (1920, 1080)) -> SceneParams:

@@ -1,7 +1,8 @@
 """Regenerate the small committed test set: ``python tests/data/board/make.py`` from the repo root.
 
 Scenes come from the ``test`` split (never used for tuning or for the benchmark). Each image
-is saved as JPEG with its labels (truth tokens, hand coverage) in a JSON file beside it.
+is saved as JPEG with its labels (truth tokens, hand coverage, how much a hand could hide on
+each square) in a JSON file beside it.
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ def main() -> None:
             "truth": shot.truth,
             "hidden": {k: round(v, 3) for k, v in shot.hidden.items()},
             "marker_hidden": {k: round(v, 3) for k, v in shot.marker_hidden.items()},
+            "hide": {k: round(v, 3) for k, v in shot.hide.items()},
+            "marker_cover": {k: round(v, 3) for k, v in shot.marker_cover.items()},
             "hands": len(shot.params.hands),
             "glare": len(shot.params.glare),
         }

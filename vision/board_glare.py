@@ -1,0 +1,140 @@
+"""Glare on the board as a few Gaussian spots of lamp light.
+
+A lamp reflected by a glossy board *adds* its light to whatever the board shows: in linear
+RGB the excess over the bare board's colour is the lamp's colour times a smooth bump. The
+reader models each reflection as an isotropic Gaussian spot (centre, width, amplitude) in the
+top view, fitted greedily to the lamp-coloured excess (strongest spot first, Gauss–Newton with
+Tukey weights so that hands and pieces inside the spot do not pull it). Saturated pixels are
+left out of the fit: the spot's shoulders fix its height, and the spot then *predicts* the
+clipping, so a washed-out bare square is still recognised as bare board.
+
+>>> import numpy as np
+>>> yy, xx = np.mgrid[0:80, 0:80].astype(np.float32)
+>>> excess = 0.3 * np.exp(-((xx - 30) ** 2 + (yy - 50) ** 2) / (2 * 8.0**2))
+>>> [round(v) for v in fit_spots(excess, np.ones_like(excess, bool), ppu=20)[0][:3]]
+[30, 50, 8]
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import NamedTuple
+
+import cv2
+import numpy as np
+
+MAX_SPOTS = 3
+MAX_REJECTS = 4  # peaks tried and given up (not spot-shaped) before stopping
+MIN_AMPLITUDE = 0.04  # linear excess below this is not worth modelling
+MIN_WIDTH = 0.25  # squares: narrower bumps are not lamp reflections (edges, stickers)
+MAX_WIDTH = 4.0
+SCALE = 2  # the fit runs on a view this many times smaller: spots are smooth
+
+
+class Spot(NamedTuple):
+    """A Gaussian spot of lamp light: centre (u, v) and width in top-view pixels, peak excess."""
+
+    u: float
+    v: float
+    width: float
+    amplitude: float
+
+
+def _bump(u: np.ndarray, v: np.ndarray, s: Spot | tuple[float, float, float, float]) -> np.ndarray:
+    cu, cv, w, _ = s
+    return np.exp(-((u - cu) ** 2 + (v - cv) ** 2) / (2 * w * w))
+
+
+def fit_spots(excess: np.ndarray, usable: np.ndarray, ppu: float) -> list[Spot]:
+    """Gaussian spots explaining ``excess`` (lamp light per pixel, linear) where ``usable``.
+
+    ``ppu`` is the view's pixels per square, which bounds the plausible spot widths.
+    """
+    small = cv2.resize(
+        excess.astype(np.float32), None, fx=1 / SCALE, fy=1 / SCALE, interpolation=cv2.INTER_AREA
+    )
+    m = cv2.resize(usable.astype(np.float32), None, fx=1 / SCALE, fy=1 / SCALE, interpolation=cv2.INTER_AREA)
+    m = (m > 0.99).astype(np.float32)
+    p = ppu / SCALE
+    h, w = small.shape
+    vv, uu = _grid(h, w)
+    model = np.zeros_like(small)
+    spots: list[Spot] = []
+    # Where the excess is measured: a smoothed copy finds the peaks, the raw one fits them.
+    den = cv2.GaussianBlur(m, (0, 0), 0.15 * p)
+    blocked = np.zeros_like(m)  # peaks that did not make a spot (a hand's edge, a sticker)
+    for _ in range(MAX_SPOTS + MAX_REJECTS):
+        if len(spots) == MAX_SPOTS:
+            break
+        rest = small - model
+        smooth = cv2.GaussianBlur(rest * m, (0, 0), 0.15 * p) / np.maximum(den, 1e-6)
+        smooth = np.where((den > 0.3) & (blocked == 0), smooth, -1.0)
+        k = int(np.argmax(smooth))
+        cv, cu = divmod(k, w)
+        amp = float(smooth[cv, cu])
+        if amp < MIN_AMPLITUDE:
+            break
+        # Start from the half-height area of the peak, then refine.
+        half = ((smooth > amp / 2) & (den > 0.3)).astype(np.uint8)
+        _, labels = cv2.connectedComponents(half)
+        width = max(MIN_WIDTH * p, float(np.sqrt((labels == labels[cv, cu]).sum() / np.pi)) / 1.177)
+        spot = _refine(rest, m, uu, vv, Spot(float(cu), float(cv), width, amp), p)
+        if spot is None:
+            cv2.circle(blocked, (cu, cv), max(2, round(2 * width)), 1.0, -1)
+            continue
+        spots.append(Spot(spot.u * SCALE, spot.v * SCALE, spot.width * SCALE, spot.amplitude))
+        model += spot.amplitude * _bump(uu, vv, spot)
+    return spots
+
+
+def _refine(
+    rest: np.ndarray, m: np.ndarray, uu: np.ndarray, vv: np.ndarray, s: Spot, p: float
+) -> Spot | None:
+    """Gauss–Newton on (amplitude, centre, width) with Tukey weights; None if implausible."""
+    cu, cv, wd, amp = s.u, s.v, s.width, s.amplitude
+    for it in range(12):
+        near = ((uu - cu) ** 2 + (vv - cv) ** 2 < (3.5 * wd) ** 2) & (m > 0)
+        if near.sum() < 12:
+            return None
+        du, dv = uu[near] - cu, vv[near] - cv
+        g = np.exp(-(du * du + dv * dv) / (2 * wd * wd))
+        res = rest[near] - amp * g
+        scale = max(1.4826 * float(np.median(np.abs(res))), 0.004)
+        wt = np.clip(1 - (res / (4.685 * scale)) ** 2, 0, None) ** 2
+        J = np.stack(
+            [g, amp * g * du / wd**2, amp * g * dv / wd**2, amp * g * (du * du + dv * dv) / wd**3], 1
+        )
+        JW = J * wt[:, None]
+        try:
+            step = np.linalg.solve(JW.T @ J + 1e-6 * np.eye(4), JW.T @ res)
+        except np.linalg.LinAlgError:
+            return None
+        amp += float(step[0])
+        cu += float(step[1])
+        cv += float(step[2])
+        wd = float(np.clip(wd + step[3], 0.15 * p, MAX_WIDTH * p))
+        if it > 3 and wd < MIN_WIDTH * p:
+            return None
+        if float(np.abs(step[1:]).max()) < 0.05:
+            break
+    if amp < MIN_AMPLITUDE or wd < MIN_WIDTH * p:
+        return None
+    return Spot(cu, cv, wd, amp)
+
+
+@cache
+def _grid(h: int, w: int) -> tuple[np.ndarray, np.ndarray]:
+    """Row and column coordinates of a view (cached: every frame uses the same sizes)."""
+    vv, uu = np.mgrid[0:h, 0:w].astype(np.float32)
+    vv.setflags(write=False)
+    uu.setflags(write=False)
+    return vv, uu
+
+
+def spot_map(spots: list[Spot], shape: tuple[int, int]) -> np.ndarray:
+    """The lamp light the spots add at every pixel of a view of ``shape``."""
+    vv, uu = _grid(shape[0], shape[1])
+    out = np.zeros(shape, np.float32)
+    for s in spots:
+        out += s.amplitude * _bump(uu, vv, s)
+    return out

@@ -1,0 +1,160 @@
+"""What bare board looks like under this frame's light: the lighting half of the board reader.
+
+In log linear RGB a bare square's colour is ``lighting(x, y) + offset[class]``: a smooth field
+shared by the whole board plus one constant per class of the printed pattern (dark, light,
+maze). Both are measured on the frame itself, from the squares with no decoded marker, and
+must survive hands, sleeves, unread pieces and glare covering many of those squares:
+
+- the **checker contrast** (light minus dark) is the mode of the differences between
+  neighbouring dark and light squares. A sleeve or a palm painting two neighbours one colour
+  gives a difference near zero, a hand's edge a random one; bare neighbours agree with each
+  other, so the largest cluster of clearly non-zero differences is the board's own contrast;
+- the **lighting field** is then fitted by consensus: planes through random triples of
+  squares, the one most squares agree with wins (a majority need not be bare: hands and glare
+  rarely agree with one plane), then a robust refit on its supporters, with gentle curvature
+  (vignetting) kept in check by a ridge so that a fit on a corner of the board does not
+  extrapolate wildly;
+- a class too small to measure (the maze is one square) takes its offset from
+  `BoardGeometry.class_offsets` (calibrated per board).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from vision.board_geometry import DARK, LIGHT, SIZE, BoardGeometry
+
+LOG_FLOOR = 0.01  # added before taking logs: keeps the noise of dark squares from dominating
+MIN_CONTRAST = 0.5  # |log light − log dark| a checkerboard must show (the printed pattern)
+CONTRAST_RADIUS = 0.2  # neighbour differences this close (log units) belong to one cluster
+CONSENSUS_TRIALS = 150
+CONSENSUS_TOL = 0.15  # log units; a plane is a rough model, curvature is refitted after
+CURVATURE_RIDGE = 4.0  # ridge on the quadratic terms, in units of squares' weights
+SCALE_FLOOR = 0.035
+
+
+def design(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """The lighting field's basis at board points: 1, x, y, x², y², xy (centred, scaled)."""
+    u, v = (np.asarray(x) - 4.5) / 4.5, (np.asarray(y) - 4.5) / 4.5
+    return np.stack([np.ones_like(u), u, v, u * u, v * v, u * v], axis=-1)
+
+
+@dataclass(frozen=True)
+class Lighting:
+    """The fitted model: field coefficients (6 × 3, log B, G, R) and per-class offsets."""
+
+    field: np.ndarray
+    offsets: dict[int, np.ndarray]  # class → log B, G, R offset from the dark class
+    contrast_support: int  # neighbour pairs behind the checker contrast (0: not measured)
+    inliers: int  # squares the field was fitted on
+
+    def predict(self, x: np.ndarray, y: np.ndarray, classes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Log colour (…, 3) of bare board at board points of the given classes, and whether
+        the class is known (a class without an offset cannot be predicted)."""
+        return self.predict_on(design(x, y), classes)
+
+    def predict_on(self, basis: np.ndarray, classes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """`predict` on a precomputed `design` basis (…, 6) and integer class map."""
+        top = int(classes.max()) + 1 if classes.size else 1
+        table = np.zeros((max(top, *[c + 1 for c in self.offsets]), 3), basis.dtype)
+        known_table = np.zeros(len(table), bool)
+        for c, off in self.offsets.items():
+            table[c] = off
+            known_table[c] = True
+        return basis @ self.field.astype(basis.dtype) + table[classes], known_table[classes]
+
+
+def checker_contrast(
+    means: np.ndarray, ok: np.ndarray, geometry: BoardGeometry
+) -> tuple[np.ndarray | None, int]:
+    """Log colour of the light class minus the dark class, from neighbouring square pairs.
+
+    ``means``: (81, 3) log colours in ALL_SQUARES order; ``ok``: which squares may be used.
+    Returns (offset or None, number of pairs that agree with it).
+    """
+    diffs = []
+    for i in np.flatnonzero(ok):
+        f, r = int(i) % SIZE, int(i) // SIZE
+        if geometry.classes[r][f] != DARK:
+            continue
+        for df, dr in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+            ff, rr = f + df, r + dr
+            j = rr * SIZE + ff
+            if 0 <= ff < SIZE and 0 <= rr < SIZE and geometry.classes[rr][ff] == LIGHT and ok[j]:
+                diffs.append(means[j] - means[i])
+    if len(diffs) < 3:
+        return None, 0
+    d = np.array(diffs)
+    close = np.linalg.norm(d[:, None] - d[None], axis=2) < CONTRAST_RADIUS
+    counts = close.sum(axis=1) * (np.linalg.norm(d, axis=1) >= MIN_CONTRAST)
+    k = int(np.argmax(counts))
+    if counts[k] < 3:
+        return None, 0
+    return np.median(d[close[k]], axis=0), int(counts[k])
+
+
+def _consensus(xy: np.ndarray, y: np.ndarray, usable: np.ndarray) -> np.ndarray:
+    """Squares agreeing with the best plane through random triples (seeded: reproducible)."""
+    X = design(xy[:, 0], xy[:, 1])[:, :3]
+    idx = np.flatnonzero(usable)
+    if len(idx) < 5:
+        return usable.astype(float)
+    rng = np.random.default_rng(0)
+    samples = np.argsort(rng.random((CONSENSUS_TRIALS, len(idx))), axis=1)[:, :3]
+    samples = idx[samples]  # (T, 3) distinct squares per trial
+    A = X[samples]  # (T, 3, 3)
+    ok = np.abs(np.linalg.det(A)) > 1e-6
+    if not ok.any():
+        return usable.astype(float)
+    betas = np.linalg.solve(A[ok], y[samples[ok]])  # (T, 3, 3): per trial, basis × channel
+    diff = y[None] - np.matmul(X[None], betas)  # (T, 81, 3)
+    err = np.sqrt((diff * diff).sum(axis=2) / 3)
+    inliers = usable[None] & (err < CONSENSUS_TOL)
+    return inliers[int(np.argmax(inliers.sum(axis=1)))].astype(float)
+
+
+def fit_lighting(means: np.ndarray, ok: np.ndarray, geometry: BoardGeometry) -> Lighting:
+    """Fit the lighting model on the squares where ``ok`` (their ``means``: (81, 3) log BGR)."""
+    classes = np.array([geometry.classes[i // SIZE][i % SIZE] for i in range(SIZE * SIZE)])
+    contrast, support = checker_contrast(means, ok, geometry)
+    offsets: dict[int, np.ndarray] = {DARK: np.zeros(3)}
+    if contrast is not None:
+        offsets[LIGHT] = contrast
+    for c, off in geometry.class_offsets.items():
+        if c not in offsets:
+            offsets[c] = np.array(off, dtype=np.float64)[::-1]  # stored R, G, B; images are B, G, R
+    use = ok & np.isin(classes, list(offsets))
+    y = means.copy()
+    for c, off in offsets.items():
+        y[classes == c] -= off
+    xy = np.stack([np.arange(SIZE * SIZE) % SIZE + 0.5, np.arange(SIZE * SIZE) // SIZE + 0.5], axis=1)
+    X = design(xy[:, 0], xy[:, 1])
+    w = _consensus(xy, y, use)
+    ridge = np.zeros((3, 6))
+    ridge[0, 3] = ridge[1, 4] = ridge[2, 5] = np.sqrt(CURVATURE_RIDGE)
+    field = np.zeros((6, 3))
+    for _ in range(6):
+        sw = np.sqrt(w)[:, None]
+        field, *_ = np.linalg.lstsq(
+            np.vstack([X * sw, ridge]), np.vstack([y * sw, np.zeros((3, 3))]), rcond=None
+        )
+        resid = y - X @ field
+        good = w > 0
+        scale = (
+            max(SCALE_FLOOR, float(1.4826 * np.median(np.abs(resid[good])))) if good.any() else SCALE_FLOOR
+        )
+        d = np.sqrt(np.mean((resid / scale) ** 2, axis=1))
+        w = np.where(use & (d < 4.685), (1 - (d / 4.685) ** 2) ** 2, 0.0)
+    return Lighting(field, offsets, support, int((w > 0).sum()))
+
+
+def square_means(lin: np.ndarray, masks: np.ndarray) -> np.ndarray:
+    """Mean log colour of each square's unmasked inner pixels; ``lin`` is linear RGB blocks
+    (81, n, n, 3) and ``masks`` (81, n, n) booleans."""
+    logc = np.log(np.clip(lin, 0, None) + LOG_FLOOR)
+    m = masks.astype(np.float32)
+    return ((logc * m[..., None]).sum(axis=(1, 2)) / np.maximum(m.sum(axis=(1, 2)), 1.0)[:, None]).astype(
+        np.float64
+    )

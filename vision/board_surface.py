@@ -1,0 +1,389 @@
+"""Which pixels of the board's top view show bare board? The pixel-level half of the reader.
+
+Given the predicted colour of bare board at every pixel (`vision.board_lighting`, plus the lamp
+light of `vision.board_glare`), each pixel is sorted into
+
+- **bare**: explained by the board under this frame's light. Local light is refitted in a
+  window of about a square around the pixel as ``observed = a · predicted + b · lamp``: the
+  window always spans dark and light squares, so a (shading) and b (extra lamp light) are
+  told apart by the printed contrast, which a sleeve or a palm erases (``a`` collapses); a
+  smooth grey dimming of the pixel alone (the shadow of a hand or a piece) is bare too;
+- **foreign**: anything else — a hand, a sleeve, a piece whose marker could not be read;
+- **hidden**: bare-looking, but possibly under a hand all the same. A hand the colour of one
+  class of squares shows only over the other class. So (1) gaps of up to about a square
+  between large foreign regions are closed (a palm spans the squares it covers), and (2) a
+  bare-looking pixel whose colour is one the neighbouring hand itself shows, and which is
+  connected to that hand through such pixels, is hidden (fingers over a square of their own
+  colour have no visible edge).
+
+A square is then judged by `free_fraction`: could a piece be hidden on it? See
+`vision.board_squares`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.board_geometry import SIZE, BoardGeometry
+from vision.board_glare import Spot, fit_spots, spot_map
+from vision.board_lighting import LOG_FLOOR, Lighting, design
+
+SATURATED = 250
+LINE_PX = 2  # grid lines: this many pixels each side of a square boundary are not judged
+WINDOW = 0.6  # half-width of the local light window, in squares (it must span both classes)
+IDENTIFIABLE = 0.1  # each class must fill this share of the window to separate a from b
+FILL_SIGMA = 1.0  # squares: where a window cannot tell a from b, take them from neighbours
+RIDGE = 0.02  # pull of a towards 1 and b towards 0, relative to a full window's evidence
+A_RANGE = (0.4, 1.5)  # local light factor: shadow at the low end, model error at the high end
+B_MIN = -0.02  # lamp light cannot be negative (linear units; plus 20 % of the modelled glare)
+PASSES = 3
+FOREIGN_SIGMAS = 5.0  # residual (in noise sigmas) beyond which a pixel is not board
+WEAK_SIGMAS = 3.0  # ... or beyond which it is not, when joined to a large foreign region
+KEEP_SIGMAS = 4.0  # pixels within this many sigmas inform the next pass
+SHADOW_RANGE = (0.2, 1.05)  # a shadow dims, by this factor of the local light
+DEEP_SHADOW = 0.4  # darker than this, a shadow looks like a dark grey sleeve: not seen as board
+SHADOW_SIGMAS = 3.0  # a shadow keeps the board's colour: only brightness may change
+SHADOW_SMOOTH, SHADOW_DEV = 3.0, 0.25  # px, log units: a shadow's dimming varies smoothly
+BLOB_AREA = 0.1  # squares²: foreign regions at least this big may be a hand (closed, palette)
+CLOSE_RADIUS = 0.7  # squares: gaps a palm may span across squares of its own colour
+PALETTE_BIN = 8  # colour bins (0–255 levels) of a hand's palette
+PALETTE_MIN = 3  # pixels of a colour bin before it counts as the hand's
+SHADES = (0.8, 0.9, 1.0, 1.1, 1.2)  # brightness factors a hand's own shading may add
+PALETTE_ERODE = 2  # px: a hand's edge pixels mix with the board; its palette is its core's
+REACH = 1.2  # squares: how far a hand may extend unseen over squares of its colour
+GLARE_ROUNDS = 2
+SPOT_CONTRAST = 0.7  # share of the printed contrast that must survive under a glare spot
+
+
+def to_linear(top: np.ndarray) -> np.ndarray:
+    """uint8 BGR → linear RGB floats (a 2.2 gamma: close enough to sRGB for ratios)."""
+    return (top.astype(np.float32) / 255.0) ** 2.2
+
+
+def to_levels(lin: np.ndarray) -> np.ndarray:
+    """Linear → 0–255 levels, where sensor noise is about the same at every brightness."""
+    return 255.0 * np.clip(lin, 0, 1) ** (1 / 2.2)
+
+
+@dataclass(frozen=True)
+class View:
+    """Pixel geometry of a top view: board coordinates, classes, grid lines."""
+
+    ppu: int
+    x: np.ndarray  # board x of each pixel centre
+    y: np.ndarray
+    classes: np.ndarray  # class of the square each pixel lies in
+    line: np.ndarray  # within LINE_PX of a square boundary
+    basis: np.ndarray  # the lighting field's basis at every pixel (n, n, 6)
+
+    @classmethod
+    def of(cls, geometry: BoardGeometry, ppu: int) -> View:
+        key = (ppu, geometry.classes)
+        if key not in _VIEWS:
+            _VIEWS[key] = cls._make(geometry, ppu)
+        return _VIEWS[key]
+
+    @classmethod
+    def _make(cls, geometry: BoardGeometry, ppu: int) -> View:
+        n = SIZE * ppu
+        v, u = np.mgrid[0:n, 0:n]
+        classes = np.kron(np.array(geometry.classes)[::-1], np.ones((ppu, ppu), int))
+        du = np.minimum(u % ppu, ppu - 1 - u % ppu)
+        dv = np.minimum(v % ppu, ppu - 1 - v % ppu)
+        x, y = (u + 0.5) / ppu, SIZE - (v + 0.5) / ppu
+        return cls(ppu, x, y, classes, (du < LINE_PX) | (dv < LINE_PX), design(x, y).astype(np.float32))
+
+
+_VIEWS: dict[tuple[int, tuple[tuple[int, ...], ...]], View] = {}
+
+
+def predict(lighting: Lighting, view: View) -> tuple[np.ndarray, np.ndarray]:
+    """Linear colour of bare board at every pixel, and where it is known."""
+    log, known = lighting.predict_on(view.basis, view.classes)
+    return (np.exp(log) - LOG_FLOOR).clip(1e-4, None), known
+
+
+def lamp_light(
+    lin: np.ndarray, pred: np.ndarray, usable: np.ndarray, saturated: np.ndarray, view: View
+) -> list[Spot]:
+    """Glare spots fitted to the grey excess of ``lin`` over ``pred`` (see vision.board_glare),
+    keeping only spots that light dark and light squares alike.
+
+    Lamp light adds the same to every square under it, so the printed contrast (light minus
+    dark, in linear light) survives; a white or grey sleeve is grey too, but it paints dark and
+    light squares one colour. Under each spot, most of the contrast must be left.
+    """
+    excess = lin - pred
+    mean = csum(excess) / 3
+    off = excess - mean[..., None]
+    grey = np.sqrt(csum(off * off)) < 0.43 * np.abs(mean) + 0.01
+    spots = fit_spots(mean, usable & grey, view.ppu)
+    lin_mean, pred_mean = csum(lin) / 3, csum(pred) / 3
+    kept = []
+    for s in spots:
+        bump = spot_map([s], mean.shape)
+        # How far each pixel is from board plus this spot; a clipped pixel only says that it
+        # is at least as bright as white, which agrees if the spot predicts clipping.
+        gap = np.where(saturated, np.maximum(1.0 - (pred_mean + bump), 0.0), lin_mean - (pred_mean + bump))
+        for level in (0.5, 0.25, 0.1):  # the spot's core, or its skirt for a narrow one
+            core = ((usable & grey) | saturated) & (bump > level * s.amplitude)  # hands say nothing
+            dark, light = core & (view.classes == 0), core & (view.classes == 1)
+            if dark.sum() >= 10 and light.sum() >= 10:
+                break
+        else:
+            continue  # too little of the board under it to tell lamp light from an object
+        lost = float(np.median(gap[dark]) - np.median(gap[light]))
+        contrast = float(np.median(pred_mean[light]) - np.median(pred_mean[dark]))
+        if contrast > 0 and lost <= (1 - SPOT_CONTRAST) * contrast:
+            kept.append(s)
+    return kept
+
+
+def csum(a: np.ndarray) -> np.ndarray:
+    """Sum over the colour channels (numpy reduces a short last axis slowly)."""
+    return a[..., 0] + a[..., 1] + a[..., 2]
+
+
+def cmax(a: np.ndarray) -> np.ndarray:
+    """Largest colour channel."""
+    return np.maximum(np.maximum(a[..., 0], a[..., 1]), a[..., 2])
+
+
+def _smooth(a: np.ndarray, sigma: float) -> np.ndarray:
+    """A wide Gaussian blur, computed on a quarter-size view (the fields it smooths are slow)."""
+    h, w = a.shape
+    small = cv2.resize(a, (w // 4, h // 4), interpolation=cv2.INTER_AREA)
+    small = cv2.GaussianBlur(small, (0, 0), sigma / 4)
+    return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+def _box(a: np.ndarray, r: int) -> np.ndarray:
+    return cv2.boxFilter(a, -1, (2 * r + 1, 2 * r + 1), normalize=False, borderType=cv2.BORDER_CONSTANT)
+
+
+def _local_light(
+    lin: np.ndarray, pred: np.ndarray, w: np.ndarray, r: int, lam_a: float, lam_b: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per pixel, the weighted least-squares (a, b) of ``lin ≈ a · pred + b`` (b grey) over the
+    window of half-width ``r``, with a ridge towards a = 1, b = 0."""
+    pp = csum(pred * pred)
+    pl = csum(pred * lin)
+    ps = csum(pred)
+    ls = csum(lin)
+    sw = _box(w, r)
+    a11 = _box(w * pp, r) + lam_a
+    a12 = _box(w * ps, r)
+    a22 = 3 * sw + lam_b
+    r1 = _box(w * pl, r) + lam_a
+    r2 = _box(w * ls, r)
+    det = a11 * a22 - a12 * a12
+    det = np.where(np.abs(det) < 1e-12, 1e-12, det)
+    return (r1 * a22 - a12 * r2) / det, (a11 * r2 - a12 * r1) / det
+
+
+def _noise(resid: np.ndarray, level: np.ndarray, sel: np.ndarray) -> np.ndarray:
+    """Per-pixel noise sigma (levels) as sqrt(s0² + (k · level)²): sensor noise plus print
+    texture and model error, which grow with brightness. Fitted on medians by brightness."""
+    # Every third row and column is plenty for a few medians.
+    sub = (slice(None, None, 3), slice(None, None, 3))
+    s3 = sel[sub]
+    v, e = level[sub][s3].ravel(), np.abs(resid[sub][s3]).ravel()
+    if len(v) < 100:
+        return np.full(level.shape, 4.0, np.float32)
+    order = np.argsort(v)
+    rows, ys = [], []
+    for part in np.array_split(order, 8):
+        rows.append([1.0, float(np.median(v[part])) ** 2])
+        ys.append((1.4826 * float(np.median(e[part]))) ** 2)
+    coef = np.linalg.lstsq(np.array(rows), np.array(ys), rcond=None)[0]
+    s0 = max(float(coef[0]), 1.5**2)
+    k = max(float(coef[1]), 0.0)
+    return np.sqrt(s0 + k * level * level).astype(np.float32)
+
+
+@dataclass(frozen=True)
+class Surface:
+    """The verdict per pixel (see the module docstring)."""
+
+    good: np.ndarray  # cannot hide a piece: bare board, a known piece, a grid line among bare
+    foreign: np.ndarray
+    hidden: np.ndarray  # bare-looking but possibly under a hand
+    outside: np.ndarray  # not in the picture
+
+
+def analyse(
+    lin: np.ndarray,
+    pred: np.ndarray,
+    known: np.ndarray,
+    lamp: np.ndarray,
+    pieces: np.ndarray,
+    view: View,
+) -> Surface:
+    """Sort the pixels of a top view (linear ``lin``) given bare board's predicted colour
+    ``pred`` (where ``known``), the modelled lamp light ``lamp`` (linear, per pixel) and the
+    footprint of the decoded ``pieces``."""
+    ppu = view.ppu
+    top_levels = to_levels(lin)
+    outside = cmax(top_levels) <= 0.5
+    saturated = top_levels >= SATURATED
+    judged = ~view.line & ~pieces & ~outside & known
+    w0 = (judged & ~saturated.any(axis=2)).astype(np.float32)
+    rest = lin - lamp[..., None]  # what the board shows besides the modelled glare
+    r = round(WINDOW * ppu)
+    n = (2 * r + 1) ** 2
+    spread = float(np.var(pred[w0 > 0], axis=0).sum()) if w0.any() else 1e-3
+    lam_a, lam_b = RIDGE * n * spread, RIDGE * n
+    dark = (view.classes == 0).astype(np.float32)
+    light = (view.classes == 1).astype(np.float32)
+    fill = max(3.0, FILL_SIGMA * ppu)
+    w = w0.copy()
+    a = np.ones_like(w0)
+    b = np.zeros_like(w0)
+    resid_n = np.zeros_like(w0)
+    implausible = np.zeros(w0.shape, bool)
+    sigma = np.full(lin.shape, 4.0, np.float32)
+    for _ in range(PASSES):
+        a, b = _local_light(rest, pred, w, r, lam_a, lam_b)
+        # Only a window with both classes separates shading from added light; elsewhere
+        # take both from the neighbourhood (they vary smoothly).
+        ident = np.minimum(_box(w * dark, r), _box(w * light, r)) >= IDENTIFIABLE * n
+        idf = ident.astype(np.float32)
+        den = _smooth(idf, fill)
+        a_f = np.where(den > 1e-3, _smooth(a * idf, fill) / np.maximum(den, 1e-6), 1.0)
+        b_f = np.where(den > 1e-3, _smooth(b * idf, fill) / np.maximum(den, 1e-6), 0.0)
+        a, b = np.where(ident, a, a_f), np.where(ident, b, b_f)
+        model = to_levels(a[..., None] * pred + (b + lamp)[..., None])
+        resid = top_levels - model
+        # A clipped channel only says the board is at least that bright.
+        resid = np.where(saturated, np.maximum(SATURATED - model, 0.0), resid)
+        sigma = _noise(resid, model, w > 0)
+        resid_n = cmax(np.abs(resid) / sigma)
+        implausible = ident & ((a < A_RANGE[0]) | (a > A_RANGE[1]) | (b < B_MIN - 0.2 * lamp))
+        w = w0 * (resid_n < KEEP_SIGMAS) * ~implausible
+    dimmed, smooth, deep = _shadowed(rest, pred, a, b, lamp, top_levels, saturated, sigma, judged)
+    shade = dimmed & smooth & (resid_n > WEAK_SIGMAS)
+    strong = ((resid_n > FOREIGN_SIGMAS) & ~shade | implausible) & judged
+    # Hysteresis: a weaker misfit joined to a large foreign region is part of it (a hand's
+    # fingers washed out by glare fit the board a little better than its palm).
+    weak = (resid_n > WEAK_SIGMAS) & ~shade & judged
+    foreign = _grow_from_blobs(strong, strong | weak, ppu)
+    # A deep shadow is also what a dark grey sleeve looks like: not foreign (it must not join
+    # a hand's palette), but not seen as bare board either.
+    hidden = _under_hands(foreign, top_levels, judged, ppu, dimmed) | (shade & deep)
+    good_px = judged & ~hidden & ~foreign
+    # A grid line pixel is as good as the judged pixels around it.
+    near = cv2.boxFilter(good_px.astype(np.float32), -1, (5, 5), normalize=False)
+    around = cv2.boxFilter((~view.line & ~outside).astype(np.float32), -1, (5, 5), normalize=False)
+    good_line = view.line & ~hidden & ~outside & (near > 0.5 * np.maximum(around, 1e-6))
+    return Surface(good_px | good_line | pieces, foreign, hidden & ~foreign, outside)
+
+
+def _grow_from_blobs(seeds: np.ndarray, allowed: np.ndarray, ppu: int) -> np.ndarray:
+    """``seeds`` plus the ``allowed`` pixels connected to a large seed region."""
+    count, labels = cv2.connectedComponents(allowed.astype(np.uint8), connectivity=8)
+    if count <= 1:
+        return seeds
+    big_seed = np.bincount(labels[seeds], minlength=count) >= BLOB_AREA * ppu * ppu
+    big_seed[0] = False
+    return seeds | big_seed[labels]
+
+
+def _shadowed(
+    rest: np.ndarray,
+    pred: np.ndarray,
+    a: np.ndarray,
+    b: np.ndarray,
+    lamp: np.ndarray,
+    levels: np.ndarray,
+    saturated: np.ndarray,
+    sigma: np.ndarray,
+    usable: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Bare board dimmed by a shadow: the colour of the board times a grey factor (within
+    SHADOW_RANGE of the local light), whether that factor varies smoothly from pixel to pixel
+    (a shadow's does; a sleeve's jumps at every change of square colour), and whether the
+    shadow is deep (below DEEP_SHADOW)."""
+    dim = csum((rest - b[..., None]) * pred) / np.maximum(csum(pred * pred), 1e-9)
+    model = to_levels(dim[..., None] * pred + (b + lamp)[..., None])
+    resid = np.where(saturated, np.maximum(SATURATED - model, 0.0), levels - model)
+    fits = cmax(np.abs(resid) / sigma) < SHADOW_SIGMAS
+    # Against the unshadowed light: a window half in shadow has a lowered ``a``.
+    ratio = dim / np.maximum(a, 1.0)
+    log_dim = np.log(np.clip(dim, 1e-3, None)).astype(np.float32)
+    m = usable.astype(np.float32)
+    den = cv2.GaussianBlur(m, (0, 0), SHADOW_SMOOTH)
+    local = cv2.GaussianBlur(log_dim * m, (0, 0), SHADOW_SMOOTH) / np.maximum(den, 1e-6)
+    smooth = np.abs(log_dim - local) < SHADOW_DEV
+    return fits & (ratio > SHADOW_RANGE[0]) & (ratio < SHADOW_RANGE[1]), smooth, ratio < DEEP_SHADOW
+
+
+def _under_hands(
+    foreign: np.ndarray, levels: np.ndarray, judged: np.ndarray, ppu: int, dimmed: np.ndarray
+) -> np.ndarray:
+    """Pixels that may be under a hand although they look bare (see the module docstring).
+
+    A hand's palette leaves out its pixels that look like dimmed board: its shadow's edge
+    often joins it, and would make the bare board around it look like the hand."""
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(foreign.astype(np.uint8), connectivity=8)
+    big = np.flatnonzero(stats[:, cv2.CC_STAT_AREA] >= BLOB_AREA * ppu * ppu)
+    big = big[big > 0]
+    if not len(big):
+        return np.zeros(foreign.shape, bool)
+    blobs = np.isin(labels, big)
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * round(CLOSE_RADIUS * ppu) + 1,) * 2)
+    closed = (cv2.morphologyEx(blobs.astype(np.uint8), cv2.MORPH_CLOSE, disc) > 0) & ~foreign
+    # The palettes: colours each hand shows in its core, give or take one bin per channel.
+    # Each pixel is compared with the palette of the hand nearest to it.
+    q = np.clip(levels // PALETTE_BIN, 0, 255 // PALETTE_BIN).astype(np.int32)
+    nb = 255 // PALETTE_BIN + 1
+    flat = (q[..., 0] * nb + q[..., 1]) * nb + q[..., 2]
+    dist, nearest = cv2.distanceTransformWithLabels(
+        (~blobs).astype(np.uint8), cv2.DIST_L2, 3, labelType=cv2.DIST_LABEL_CCOMP
+    )
+    erode = np.ones((2 * PALETTE_ERODE + 1,) * 2, np.uint8)
+    same = np.zeros(foreign.shape, bool)
+    h, w = foreign.shape
+    reach = round(REACH * ppu) + 2
+    for k in big:
+        # Work inside the blob's box, widened by how far its palette may reach.
+        x, y, bw, bh = (int(v) for v in stats[k, :4])
+        y0, y1, x0, x1 = max(0, y - reach), min(h, y + bh + reach), max(0, x - reach), min(w, x + bw + reach)
+        blob = labels[y0:y1, x0:x1] == k
+        core = (cv2.erode(blob.astype(np.uint8), erode) > 0) & ~dimmed[y0:y1, x0:x1]
+        # A hand is shaded: the same skin a little brighter or darker is still the hand.
+        shades = np.concatenate([levels[y0:y1, x0:x1][core] * f for f in SHADES])
+        qs = np.clip(shades // PALETTE_BIN, 0, nb - 1).astype(np.int32)
+        counts = np.bincount((qs[:, 0] * nb + qs[:, 1]) * nb + qs[:, 2], minlength=nb**3)
+        palette = (counts >= PALETTE_MIN).reshape(nb, nb, nb)
+        for axis in range(3):
+            palette = palette | np.roll(palette, 1, axis=axis) | np.roll(palette, -1, axis=axis)
+        near = nearest[y0:y1, x0:x1]
+        mine = near == near[blob][0]
+        same[y0:y1, x0:x1] |= mine & palette.ravel()[flat[y0:y1, x0:x1]]
+    same &= dist <= REACH * ppu
+    same &= judged & ~foreign & ~closed
+    # Grown from the hands across the grid lines (a disc: a corner contact does not count).
+    jump = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (4 * LINE_PX + 3,) * 2)
+    grown = cv2.dilate(blobs.astype(np.uint8), jump) & same.astype(np.uint8)
+    step = np.ones((3, 3), np.uint8)
+    for _ in range(round(REACH * ppu)):
+        nxt = cv2.dilate(grown, step) & same.astype(np.uint8)
+        if np.array_equal(nxt, grown):
+            break
+        grown = nxt
+    return closed | (grown > 0)
+
+
+def free_fraction(good: np.ndarray, radius_px: float) -> np.ndarray:
+    """For each pixel, the share of the disc of ``radius_px`` around it that cannot hide a
+    piece: a piece centred there would have to be covered everywhere it is not seen."""
+    r = max(1, round(radius_px))
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1,) * 2).astype(np.float32)
+    disc /= disc.sum()
+    return cv2.filter2D(good.astype(np.float32), -1, disc, borderType=cv2.BORDER_CONSTANT)
+
+
+__all__ = ["GLARE_ROUNDS", "Surface", "View", "analyse", "free_fraction", "lamp_light", "predict", "spot_map"]
