@@ -159,6 +159,17 @@ def test_theme_by_majority_vote() -> None:
         game.check(word("Cat", "Brassens", fits=True))
 
 
+def test_a_speaker_queued_again_during_the_vote_leaves_the_queue_when_the_word_stands() -> None:
+    """Found by the property test: Ann's word awaits the vote, the order puts her back in line."""
+    game = new_game(theme_ruling="majority")
+    play(game, dice(), contest("Ann", "Bob"), word("Ann", "Bono"))
+    play(game, {"type": "order", "order": ["Ann", "Bob"]})
+    play(game, {"type": "vote", "for": 3, "against": 0})
+    assert game.summary()["scores"]["Ann"] == 2
+    assert game.state.queue == ("Bob",)
+    assert "Ann" not in game.state.eligible()
+
+
 @pytest.mark.parametrize(("n", "silent"), [(2, 1), (3, 1), (4, 1), (5, 2), (6, 2)])
 def test_last_speakers_score_nothing(n: int, silent: int) -> None:
     players = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay")[:n]

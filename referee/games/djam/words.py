@@ -183,6 +183,10 @@ def _accept(state: DjamState, p: Proposal, verdicts: Verdicts) -> Step[DjamState
 def _after_valid(state: DjamState, p: Proposal, verdicts: Verdicts) -> Step[DjamState]:
     """Does this valid word end the round?"""
     s = state.settings
+    # The speaker may have been put back in the queue while their word awaited a ruling;
+    # whoever can no longer speak this round leaves it.
+    eligible = set(state.eligible())
+    state = replace(state, queue=tuple(q for q in state.queue if q in eligible))
     if state.variant == CLASSIC:
         done = state.scored_players()
         rest = [q for q in s.players if q not in done]
