@@ -11,8 +11,10 @@ from hardware.timing import format_ns
 __all__ = ["SEAT_COLOURS", "bar_chart_svg", "timeline_svg"]
 
 
-def bar_chart_svg(values: Mapping[str, int], unit: str) -> str:
-    """Horizontal bars, one per name, for scores; the value is written inside the picture."""
+def bar_chart_svg(values: Mapping[str, int], unit: str, singular: str | None = None) -> str:
+    """Horizontal bars, one per name, for scores; the value is written inside the picture.
+    ``unit`` is the plural ("points"); ``singular`` defaults to it less a final "s"."""
+    one = singular if singular is not None else unit.removesuffix("s")
     rows = list(values.items())
     height = 40 * max(len(rows), 1) + 10
     top = max([v for _, v in rows] + [1])
@@ -24,7 +26,7 @@ def bar_chart_svg(values: Mapping[str, int], unit: str) -> str:
         parts.append(
             f'<text x="0" y="{y + 24}" fill="#eee" font-size="22">{escape(name)}</text>'
             f'<rect x="150" y="{y}" width="{width:.1f}" height="30" fill="{colour}"/>'
-            f'<text x="{160 + width:.1f}" y="{y + 24}" fill="#eee" font-size="22">{value} {escape(unit)}</text>'
+            f'<text x="{160 + width:.1f}" y="{y + 24}" fill="#eee" font-size="22">{value} {escape(one if value == 1 else unit)}</text>'
         )
     parts.append("</svg>")
     return "".join(parts)
