@@ -154,4 +154,10 @@ def page(browser: Any) -> Iterator[Any]:
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     page = context.new_page()
     yield page
+    shots = os.environ.get("REFEREE_TEST_SHOTS")  # a folder: keep what every page showed at the end
+    if shots:
+        Path(shots).mkdir(parents=True, exist_ok=True)
+        for i, shown in enumerate(context.pages):
+            name = re.sub(r"\W+", "-", os.environ.get("PYTEST_CURRENT_TEST", "test").split(" ")[0])
+            shown.screenshot(path=str(Path(shots) / f"{name}-{i}.png"), full_page=True)
     context.close()

@@ -76,6 +76,13 @@ def test_records_are_played_by_clicking_the_board(
         bot.display.wait_for_function("document.querySelectorAll('#picture .corpse').length > 0")
     if record == "djambi-reporter-kill.jsonl":
         assert any(v["rule"]["id"].startswith("djambi.reporter") for v in kills)
+    # The display says whose move it is, in big type, and what its numbers count.
+    headline = summary["headline"]
+    assert headline is not None and headline.endswith(" to move")
+    bot.display.wait_for_function(
+        f"document.getElementById('call-big').textContent === {json.dumps(headline)}"
+    )
+    assert bot.display.inner_text("#scores-title") == "Living pieces commanded"
 
 
 def test_an_illegal_typed_move_is_refused_with_the_rule(referee_daemon: RunningReferee, page: Any) -> None:

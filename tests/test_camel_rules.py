@@ -112,10 +112,12 @@ def test_landing_on_an_oasis_turns_another_tile_and_chains() -> None:
     assert rule_ids(step)[0] == "camel.card.oasis"
     s = summary(step.state)
     assert s["turn"] == {"player": "Bea", "camel": "Bea", "card": 7, "on_oasis": True, "turn": 1}
+    assert s["headline"] == "Bea is on an oasis: flip again"
     step = flip(step.state, 5, [1, 2])  # 7 → 12, a further oasis
     assert summary(step.state)["turn"]["camel"] == "Bea"
     step = flip(step.state, 1, [1, 3])  # 12 → 13, desert: the chain ends
     assert summary(step.state)["positions"]["Bea"] == 13
+    assert summary(step.state)["headline"] == "Carl: flip a tile"
     assert summary(step.state)["turn"]["camel"] == "Carl"
 
 

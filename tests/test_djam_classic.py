@@ -159,6 +159,17 @@ def test_theme_by_majority_vote() -> None:
         game.check(word("Cat", "Brassens", fits=True))
 
 
+def test_the_display_headline_follows_the_round() -> None:
+    game = new_game(theme_ruling="majority")
+    assert game.summary()["headline"] == "Ann rolls the dice"
+    play(game, dice())
+    assert game.summary()["headline"] == "Find a word — press your button"
+    play(game, contest("Bob", "Ann"))
+    assert game.summary()["headline"] == "Bob speaks"
+    play(game, word("Bob", "Bono"))
+    assert game.summary()["headline"] == "Bob's word “Bono” awaits a ruling"
+
+
 def test_a_speaker_queued_again_during_the_vote_leaves_the_queue_when_the_word_stands() -> None:
     """Found by the property test: Ann's word awaits the vote, the order puts her back in line."""
     game = new_game(theme_ruling="majority")

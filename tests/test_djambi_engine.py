@@ -86,6 +86,7 @@ def test_summary_for_people_and_the_console() -> None:
     assert summary["scores"] == {"Anne": 8, "Marc": 9, "Zoé": 9, "Louis": 9}
     assert summary["winner"] is None and summary["finished"] is False
     assert summary["turn"] == {"party": "yellow", "player": "Zoé"} and summary["ruler"] is None
+    assert summary["headline"] == "Zoé (Yellow) to move"  # the display's big line
     assert summary["last_move"] == "g1-e1@f2"
     assert summary["position"].split()[1:] == ["y", "y", "-", "rbyg", "-"]
     assert [p["status"] for p in summary["parties"]] == ["playing"] * 4

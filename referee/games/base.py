@@ -245,7 +245,9 @@ class GameEngine(Protocol[S]):
         ...
 
     def summary(self, state: S) -> JSON:
-        """JSON for people and records: at least "scores", "winner", "finished"."""
+        """JSON for people and records: at least "scores", "winner", "finished". Optional for the
+        display: "headline" (what the table waits for: "Zoé (Yellow) to move") and
+        "scores_label" (what the scores count: "Tokens")."""
         ...
 
     def actions(self, state: S) -> Sequence[Action]:

@@ -18,6 +18,7 @@ def summary(state: CamelState) -> dict[str, Any]:
     camels = state.camels
     out: dict[str, Any] = {
         "scores": dict(zip(state.players, state.wins, strict=True)),
+        "scores_label": "Races won",
         "winner": state.winner,
         "finished": state.finished,
         "phase": state.phase,
@@ -27,6 +28,7 @@ def summary(state: CamelState) -> dict[str, Any]:
         "deal_seed": state.deal_seed,
         "camels": {c.id: c.player for c in camels},
         "turn": None,
+        "headline": None,
         "positions": {},
         "marker": None,
         "caravan": [],
@@ -79,6 +81,8 @@ def summary(state: CamelState) -> dict[str, Any]:
     if not race.over:
         mover = camels[race.mover]
         card = race.pos[mover.number]
+        again = " is on an oasis: flip again" if race.on_oasis else ": flip a tile"
+        out["headline"] = f"{mover.player}{again}"
         out["turn"] = {
             "player": mover.player,
             "camel": mover.id,

@@ -50,6 +50,19 @@ def round_json(log: RoundLog, settings: Settings) -> dict[str, Any]:
     }
 
 
+def _headline(state: DjamState) -> str | None:
+    """What the table waits for, in a few words for the display."""
+    if state.finished:
+        return None
+    if state.phase == "roll":
+        return f"{state.roller_name} rolls the dice"
+    if state.pending is not None:
+        return f"{state.pending.player}'s word “{state.pending.word}” awaits a ruling"
+    if state.queue:
+        return f"{state.queue[0]} speaks"
+    return "Find a word — press your button"
+
+
 def summary(state: DjamState) -> dict[str, Any]:
     s = state.settings
     best = list(winners(state))
@@ -62,6 +75,7 @@ def summary(state: DjamState) -> dict[str, Any]:
         theme = {"number": dice.theme, "name": s.themes[dice.theme - 1]}
     result: dict[str, Any] = {
         "scores": scores(state),
+        "scores_label": "Tokens",
         "winner": winner,
         "leaders": best,
         "finished": state.finished,
@@ -70,6 +84,7 @@ def summary(state: DjamState) -> dict[str, Any]:
         "round": state.round_no,
         "roller": state.roller_name,
         "phase": state.phase,
+        "headline": _headline(state),
         "pool": state.pool,
         "centre": state.centre,
         "total": s.total,

@@ -304,13 +304,19 @@ class DjambiEngine:
         else:
             result = None
         turn, ruler = position.turn, position.ruler()
+        headline = None
+        if not state.finished and turn is not None:
+            mover = state.name(turn) or turn.name.capitalize()
+            headline = f"{mover} ({turn.name.capitalize()}) to move"
         return {
             "scores": {state.name(p): counts[p] for p in Party if state.name(p) is not None},
+            "scores_label": "Living pieces commanded",
             "winner": state.name(winner) if winner is not None else None,
             "finished": state.finished,
             "result": result,
             "position": position.fen(),
             "turn": _seat(state, turn),
+            "headline": headline,
             "ruler": _seat(state, ruler),
             "cursor": position.cursor.name.lower(),
             "parties": parties,

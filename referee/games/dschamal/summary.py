@@ -33,6 +33,9 @@ def summary(state: DschamalState) -> dict[str, Any]:
             players[p] = {"stones": list(state.stones_of(p)), "winning": list(state.winning_of(p))}
     result: dict[str, Any] = {
         "scores": scores(state),
+        "scores_label": {"tower": "Victory points", "quartet": "Most stones of one shape"}.get(
+            state.variant, "Winning stones"
+        ),
         "winner": winner_text(state),
         "winners": list(state.winners),
         "finished": state.finished,

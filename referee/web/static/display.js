@@ -65,7 +65,8 @@ function render(view) {
     setText($("call-big"), w ? (Array.isArray(w) ? "Winners: " + w.join(", ") : w + " wins the game") : "Game over");
     setText($("call-sub"), "");
   } else {
-    setText($("call-big"), game && game.contest ? "Next: " + game.contest.label : (game ? game.title : "Waiting for the scorekeeper"));
+    const headline = game && (game.summary.headline || game.title);
+    setText($("call-big"), game && game.contest ? "Next: " + game.contest.label : (game ? headline : "Waiting for the scorekeeper"));
     setText($("call-sub"), game && game.contest ? "waiting for the scorekeeper to arm" : "");
   }
 
@@ -79,6 +80,7 @@ function render(view) {
   }
   morphHTML($("picture"), game ? game.svg : "");
   renderScores($("scores"), game ? game.summary.scores : {});
+  setText($("scores-title"), (game && game.summary.scores_label) || "Scores");
   setText($("status"), game ? (game.summary.finished ? "finished" : "") : "No game yet: create one at the console.");
   $("virtual").classList.toggle("hidden", !view.input.virtual);
   if (view.input.virtual) renderButtons(view);
