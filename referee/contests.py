@@ -167,7 +167,9 @@ class ContestRunner:
             if wanted is None or wanted[0] != running.game_id:
                 self.cancel("another game was selected")
             elif wanted[1] is None or wanted[1].key != running.request.key:
-                self.cancel("the game moved on before the contest closed")
+                # A contest the game armed by itself (Djam's "who speaks next") simply ends with
+                # its round: journalled, but not shown or sounded as a voided contest.
+                self.cancel("the game moved on before the contest closed", quiet=running.request.auto_arm)
         elif wanted is not None and wanted[1] is not None and wanted[1].auto_arm:
             self._arm_quietly()
 
@@ -235,8 +237,9 @@ class ContestRunner:
         self._notify("armed", {"label": request.label, "held": sorted(held)})
         return {"label": request.label, "seats": list(request.seats), "held": sorted(held)}
 
-    def cancel(self, reason: str) -> None:
-        """Void the running contest (scorekeeper's cancel, a rebooted input device, the game moved on)."""
+    def cancel(self, reason: str, quiet: bool = False) -> None:
+        """Void the running contest (scorekeeper's cancel, a rebooted input device, the game moved on).
+        ``quiet``: the void is journalled, but the last verdict stays on the display."""
         running = self.running
         if running is None:
             raise InputRefused("no contest is running", status=409)
@@ -246,9 +249,12 @@ class ContestRunner:
             self.session.submit({"type": "void", "reason": reason}, running.game_id)
         except InputRefused:
             log.exception("could not journal the void")
-        log.warning("contest voided: %s", reason)
-        self.last = {"void": reason, "label": running.request.label}
-        self._notify("void", {"reason": reason})
+        if quiet:
+            log.info("contest closed: %s", reason)
+        else:
+            log.warning("contest voided: %s", reason)
+            self.last = {"void": reason, "label": running.request.label}
+        self._notify("void", {"reason": reason, "quiet": quiet})
 
     def _stop(self) -> None:
         if self.running is not None:

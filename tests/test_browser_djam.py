@@ -95,3 +95,9 @@ def test_two_rounds_of_each_variant(referee_daemon: RunningReferee, page: Any, v
     assert sum(summary["scores"].values()) > 0
     tokens = summary["pool"] + summary["centre"] + sum(summary["scores"].values())
     assert tokens == summary["total"], "tokens are conserved"
+    # Cat never pressed: each round's "who speaks" contest ended with its round. That is
+    # journalled as evidence, but the display keeps the last verdict instead of "Contest voided".
+    status, record = referee_daemon.request("GET", f"/api/games/{bot.game()['id']}/record.jsonl", token=False)
+    assert status == 200 and "the game moved on before the contest closed" in record
+    bot.display.wait_for_selector("#verdict:not(.hidden)")
+    assert "voided" not in bot.display.inner_text("#verdict-head")
