@@ -121,15 +121,15 @@ def test_the_picture_draws_the_ring_the_tiles_the_camels_and_the_stone() -> None
     assert "translate(" in (carl.get("style") or "")  # moved by a CSS transform: the display can animate it
     assert ids["marker"].get("data-card") == "4"
     assert "transition" in (tree.find(f"{SVG}style").text or "")  # type: ignore[union-attr]
-    assert ids["status"].text == "Bea to play"  # Anne is out
+    assert ids["race-status"].text == "Bea to play"  # Anne is out
 
 
 def test_the_picture_names_the_winner() -> None:
     s = at(THREE, {"Anne": 3, "Carl": 16}, marker=3, turn="Carl", out=["Bea"])
     s = flip(s, 3).state
-    assert by_id(parse(s))["status"].text == "Carl wins race 1!"
+    assert by_id(parse(s))["race-status"].text == "Carl wins race 1!"
     s = ENGINE.apply(s, {"type": "end"}).state
-    assert by_id(parse(s))["status"].text == "Carl wins the night"
+    assert by_id(parse(s))["race-status"].text == "Carl wins the night"
 
 
 def test_names_are_escaped_in_the_picture() -> None:

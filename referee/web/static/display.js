@@ -81,7 +81,7 @@ function render(view) {
   morphHTML($("picture"), game ? game.svg : "");
   renderScores($("scores"), game ? game.summary.scores : {});
   setText($("scores-title"), (game && game.summary.scores_label) || "Scores");
-  setText($("status"), game ? (game.summary.finished ? "finished" : "") : "No game yet: create one at the console.");
+  setText($("game-status"), game ? (game.summary.finished ? "finished" : "") : "No game yet: create one at the console.");
   $("virtual").classList.toggle("hidden", !view.input.virtual);
   if (view.input.virtual) renderButtons(view);
 }
