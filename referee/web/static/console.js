@@ -79,7 +79,7 @@ function fieldInput(field, players) {
     }
     return box;
   }
-  if (field.kind === "bool") return el("label", {}, el("input", { type: "checkbox", name, "data-kind": "bool", checked: !!field.default }), field.label);
+  if (field.kind === "bool") return el("label", { class: "check" }, el("input", { type: "checkbox", name, "data-kind": "bool", checked: !!field.default }), field.label);
   if (field.kind === "seed") {
     const seed = field.default ?? Math.floor(Math.random() * 1_000_000);
     return el("label", {}, field.label, el("input", { type: "number", name, "data-kind": "int", value: seed, required: field.required }));
