@@ -131,6 +131,7 @@ def test_svg_between_rounds_black_and_end() -> None:
     play(game, dice(colour="black"), word("Ann", "Chuck"))
     svg = game.engine.render_svg(game.state)
     assert "waiting for the dice" in svg and "no letter of the dice" in svg
+    assert "Round 1 was: " in svg  # the last round in view is labelled as the last one
     play(game, dice(), word("Bob", "Brejnev"))
     svg = game.engine.render_svg(game.state)
     assert "Game over" in svg and "Ann wins" in svg

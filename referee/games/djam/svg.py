@@ -116,10 +116,12 @@ def render(state: DjamState) -> str:
     dice = state.dice
     proposals = state.proposals
     title = f"Djam · round {state.round_no} · {state.roller_name} rolls"
+    shown_round = ""  # until the new dice come, the last round stays in view, labelled as such
     if dice is None and state.past and not state.finished:
         title += " · waiting for the dice"
         last = state.past[-1]
         dice, proposals = last.dice, last.proposals
+        shown_round = f"Round {last.number} was: "
     if state.finished:
         best = winners(state)
         title = (
@@ -138,7 +140,7 @@ def render(state: DjamState) -> str:
         theme = f"Theme {dice.theme}: {s.themes[dice.theme - 1]}"
     elif s.variant == OPEN_THEMES:
         theme = "Open themes"
-    parts.append(_text(20, 62, theme, 22, GOLD))
+    parts.append(_text(20, 62, shown_round + theme, 22, GOLD))
     parts += _dice(dice, 80)
     parts += _required(dice, 60)
     y = 200
