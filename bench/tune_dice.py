@@ -108,7 +108,7 @@ def main() -> int:
     )
     parser.add_argument("--frames", type=int, default=300)
     parser.add_argument("--seed", type=int, default=500_000)
-    parser.add_argument("--split", default="val", choices=("val", "val-light", "tune", "train"))
+    parser.add_argument("--split", default="val", choices=("val", "val-light", "val-lamps", "tune", "train"))
     args = parser.parse_args()
     base = default_model()
     sweep(collect(base, args.split, args.frames, args.seed), "A-Z on every letter die")

@@ -67,26 +67,58 @@ def ink_coverage(lab: np.ndarray, body: np.ndarray, ink: np.ndarray) -> np.ndarr
     return np.clip(t, 0.0, 1.0)
 
 
+FAINT_PIP = 0.15  # ink coverage of a pip under a lamp's reflection (a full pip reaches 1)
+
+
+def _round_spots(stats: np.ndarray) -> np.ndarray:
+    """Which connected components (rows of OpenCV's stats) are round spots."""
+    areas = stats[:, cv2.CC_STAT_AREA].astype(np.float64)
+    w = stats[:, cv2.CC_STAT_WIDTH].astype(np.float64)
+    h = stats[:, cv2.CC_STAT_HEIGHT].astype(np.float64)
+    fill = areas / (np.pi * (np.maximum(w, h) / 2) ** 2)
+    return (fill >= 0.6) & (np.maximum(w, h) / np.minimum(w, h) <= 1.5)
+
+
 def pip_count(ink: np.ndarray) -> int | None:
     """How many pips a face shows, if its ink is 1-6 round spots of one size; else None.
 
     Pips are round and alike in any font or orientation, so counting them is surer than
-    comparing shapes (and tells an H from a six, whose two columns blur alike).
+    comparing shapes (and tells an H from a six, whose two columns blur alike). A lamp's
+    reflection on a glossy die can pale one pip below half coverage: a round spot of a pip's
+    size that is clearly darker than the body (FAINT_PIP) still counts, and a pale spot that
+    is not round (a pip half under the reflection) means the pips cannot be counted (None).
     """
     binary = _kept_components((ink > 0.5).astype(np.uint8) * 255)
     n, _, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
     if not 2 <= n <= 7:
         return None
-    areas = stats[1:, cv2.CC_STAT_AREA].astype(np.float64)
-    w = stats[1:, cv2.CC_STAT_WIDTH].astype(np.float64)
-    h = stats[1:, cv2.CC_STAT_HEIGHT].astype(np.float64)
+    stats = stats[1:]
+    areas = stats[:, cv2.CC_STAT_AREA].astype(np.float64)
+    size = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
     side = binary.shape[0]
-    round_ = areas / (np.pi * (np.maximum(w, h) / 2) ** 2)
-    if (round_ < 0.6).any() or (np.maximum(w, h) / np.minimum(w, h) > 1.5).any():
+    if not _round_spots(stats).all():
         return None
-    if areas.max() > 2.2 * areas.min() or np.maximum(w, h).max() > 0.3 * side:
+    if areas.max() > 2.2 * areas.min() or size.max() > 0.3 * side:
         return None
-    return n - 1
+    count = n - 1
+    pale = _kept_components((ink > FAINT_PIP).astype(np.uint8) * 255)
+    m, plabels, pstats, _ = cv2.connectedComponentsWithStats(pale, connectivity=8)
+    counted = np.zeros(m, bool)
+    counted[plabels[binary > 0]] = True  # spots that hold a full pip are that pip
+    typical = float(np.median(areas))
+    edge = round(INNER * side)  # ink_coverage zeroes the rim up to here
+    for j in range(1, m):
+        if counted[j]:
+            continue
+        row = pstats[j]
+        area = float(row[cv2.CC_STAT_AREA])
+        x, y, w, h = (int(v) for v in row[:4])
+        if area < 0.15 * typical or min(x, y) <= edge or max(x + w, y + h) >= side - edge:
+            continue  # a speck of noise; a shaded strip along the face's edge (pips keep off it)
+        if area < 0.5 * typical or area > 2.2 * areas.max() or not _round_spots(row[None])[0]:
+            return None  # pale ink that is not a whole pip (half under a reflection?): no count
+        count += 1
+    return count if count <= 6 else None
 
 
 def glyph_crop(ink: np.ndarray) -> np.ndarray | None:

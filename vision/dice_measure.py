@@ -108,7 +108,7 @@ class Face:
     lab: np.ndarray  # (PATCH, PATCH, 3)
     body: np.ndarray  # Lab of the rim
     edge: np.ndarray  # Lab of the outermost band
-    centre: np.ndarray  # Lab of the middle
+    centre: np.ndarray  # Lab of the middle (its darker half: no glare)
     paint_spread: float  # how far the inner area's L* dips below its median, doubled (ink)
     ring_spread: float  # L* difference between the rim's four sides
     excess: float = 0.0  # how much longer the region is than a flat die could look (die sides)
@@ -144,12 +144,16 @@ def measure(raw: RawFace, white: np.ndarray) -> Face:
         if near.sum() > 0.25 * len(idx):
             sides.append(float(np.median(px[near, 0])))
     inner_l = flat[_INNER_I, 0]
+    # A lamp's reflection only ever lightens paint: the darker half of the middle is the paint
+    # itself (a glare spot over half the middle moved its median to a paler colour).
+    middle = flat[_CENTRE_I]
+    middle = middle[middle[:, 0] <= np.median(middle[:, 0])]
     return Face(
         raw=raw,
         lab=lab,
         body=body,
         edge=np.median(flat[_OUTER_I], axis=0),
-        centre=np.median(flat[_CENTRE_I], axis=0),
+        centre=np.median(middle, axis=0),
         # Darker than the paint only, doubled: ink (pips, letters) is darker than the face it is
         # printed on, while a lamp's reflection on glossy paint is lighter and must not count.
         paint_spread=2.0 * float(np.subtract(*np.percentile(inner_l, [50, 5]))),

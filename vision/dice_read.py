@@ -354,6 +354,11 @@ def _read(image: np.ndarray, model: DiceModel | None, diagnostics: list[dict[str
                     "colour_margin": (read[2] - read[1]) if isinstance(read, tuple) else None,
                     "patch": face.lab,
                     "merged": face.blob.merged,
+                    "pips": (
+                        pip_count(ink_coverage(face.lab, face.body, labs[die.ink]))
+                        if die.kind == "theme" and die.style == "pips"
+                        else None
+                    ),
                 }
             )
         dice_reads.append(

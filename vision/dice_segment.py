@@ -304,6 +304,15 @@ def find_blobs(rect: Rectified, die_px: float) -> Regions:
         cv2.drawContours(mask, [outline], -1, 1, cv2.FILLED, offset=(-x, -y))
         ys, xs = np.nonzero(mask)
         area = float(len(xs))
+        if area < 0.6 * bw * bh and bw * bh < 2.5 * unit:
+            hull = cv2.convexHull(outline)
+            if area < 0.6 * cv2.contourArea(hull) and 0.5 * unit < cv2.contourArea(hull) < 2.0 * unit:
+                # A die whose painted face is as dark as the tray shows only its lighter rim,
+                # and a dimly lit side can break that ring (then its hole was not filled):
+                # the die is the ring's hull.
+                cv2.fillConvexPoly(mask, hull.reshape(-1, 2) - [x, y], 1)
+                ys, xs = np.nonzero(mask)
+                area = float(len(xs))
         if area < 0.3 * unit:
             continue
         pts = np.stack([xs + x, ys + y], axis=1)

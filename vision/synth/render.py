@@ -376,7 +376,7 @@ def render_scene(scene: Scene, dieset: DieSet) -> tuple[np.ndarray, FrameLabels]
     # Light: field × exposure × colour temperature (white balance locked at 5600 K).
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     xn, yn = xx / w - 0.5, yy / w - 0.5 * h / w
-    if scene.light_kind == "gradient":
+    if scene.light_kind in ("gradient", "lamps"):
         g, ang = scene.light_gradient
         field = 1 + g * (math.cos(math.radians(ang)) * xn + math.sin(math.radians(ang)) * yn) * 1.6
     else:
@@ -389,8 +389,23 @@ def render_scene(scene: Scene, dieset: DieSet) -> tuple[np.ndarray, FrameLabels]
     field *= 1 - 0.25 * (xn**2 + yn**2)  # vignetting
     gains = _blackbody_rgb(scene.temperature_k) / _blackbody_rgb(5600.0)
     gains = gains / gains.max() * 1.0
+    if scene.lamp_tint:
+        gains = gains * np.array([1.0, 1.0 + scene.lamp_tint, 1.0])
+        gains = gains / gains.max()
     img *= (field * scene.exposure)[..., None]
-    img *= gains.astype(np.float32)
+    if scene.light_kind == "lamps" and scene.lamps:
+        # Two lamps of their own colours over a dim ambient light of the scene's colour: the
+        # light's colour changes across the tray, which no single white reference undoes.
+        colour_field = 0.5 * gains.astype(np.float32) * np.ones((h, w, 1), np.float32)
+        for lx, ly, lr, lt, strength in scene.lamps:
+            g = _blackbody_rgb(lt) / _blackbody_rgb(5600.0)
+            g = g / g.max()
+            pool = np.exp(-((xn + 0.5 - lx) ** 2 + (yn + 0.5 * h / w - ly * h / w) ** 2) / (2 * lr * lr))
+            colour_field += (strength * pool)[..., None] * g.astype(np.float32)
+        img *= colour_field / max(float(colour_field.max()), 1e-6) * 1.15
+        gains = colour_field.reshape(-1, 3).mean(axis=0) / max(float(colour_field.max()), 1e-6)
+    else:
+        img *= gains.astype(np.float32)
 
     # Glare: specular spots on glossy dice take the colour of the light, not of the die.
     for p in scene.dice:

@@ -62,7 +62,7 @@ TRAIN_FONT_PACKAGES = (
 )
 
 # Appending keeps each split's seed stream (the split's index is part of the seed).
-SPLITS = ("tune", "heldout", "train", "val", "val-light")
+SPLITS = ("tune", "heldout", "train", "val", "val-light", "val-lamps")
 TRAY_COLOURS = ((22, 22, 24), (18, 34, 26), (20, 26, 44), (38, 28, 22), (30, 30, 32), (12, 12, 12))
 TABLE_COLOURS = ((150, 110, 70), (190, 160, 120), (110, 80, 55), (200, 200, 195), (90, 95, 100))
 SKIN_COLOURS = ((224, 172, 138), (198, 134, 100), (141, 85, 60), (236, 192, 160), (96, 60, 40))
@@ -168,6 +168,12 @@ class Scene:
     hand: HandSpec | None = None
     glyph_height: float = 0.56
     touching: tuple[tuple[str, str], ...] = field(default_factory=tuple)
+    # Only the val-lamps split sets these (every other split's scenes are unchanged):
+    # a green (+) or magenta (-) cast of fluorescent tubes and cheap LEDs, as a gain on green;
+    lamp_tint: float = 0.0
+    # for light_kind "lamps": two lamps of their own colours, each (x, y, radius as fractions
+    # of the image, colour temperature K, strength), over a dim ambient light.
+    lamps: tuple[tuple[float, float, float, float, float], ...] = ()
 
 
 def _split_params(split: str) -> dict[str, object]:
@@ -187,6 +193,18 @@ def _split_params(split: str) -> dict[str, object]:
     if split in ("train", "val"):
         fonts = TRAIN_FONTS if split == "train" else VAL_FONTS
         return {"fonts": fonts, "temps": ((4200.0, 6800.0),), "lights": ("gradient",)}
+    if split == "val-lamps":
+        # Tuning lamps that no held-out frame has (those are 2800-4000 K and 7000-9000 K, one
+        # spot lamp or a gradient): colder and warmer light, green or magenta casts, two lamps
+        # of different colours over a dim room (the colour changes across the tray), dim
+        # light, and gradients twice as steep. Found faults here, never on held-out frames.
+        return {
+            "fonts": VAL_FONTS,
+            "temps": ((2000.0, 2700.0), (4200.0, 6800.0), (9500.0, 12000.0)),
+            "lights": ("lamps", "gradient", "lamps"),
+            "gradient_scale": 2.0,
+            "extra": True,
+        }
     if split == "heldout":
         return {
             "fonts": HELDOUT_FONTS,
@@ -351,6 +369,24 @@ def sample_scene(
             angle=float(rng.normal(0, 15)),
             colour=SKIN_COLOURS[int(rng.integers(len(SKIN_COLOURS)))],
         )
+    extra: dict[str, object] = {}
+    if params.get("extra"):
+        # Drawn after everything else, so the other splits' streams stay as they were.
+        extra["lamp_tint"] = float(rng.choice([-1.0, 1.0])) * float(rng.uniform(0.05, 0.25))
+        lamp_temps = [float(rng.uniform(*temps[int(rng.integers(len(temps)))])) for _ in range(2)]
+        extra["lamps"] = tuple(
+            (
+                float(rng.uniform(0.1, 0.9)),
+                float(rng.uniform(0.1, 0.9)),
+                float(rng.uniform(0.25, 0.6)),
+                t,
+                float(rng.uniform(0.4, 0.9)),
+            )
+            for t in lamp_temps
+        )
+        if rng.random() < 0.3:  # a dim room: the camera's gain is up, so is its noise
+            extra["dim"] = float(rng.uniform(0.45, 0.7))
+    dim = float(extra.pop("dim", 1.0))  # type: ignore[arg-type]
     return Scene(
         split=split,
         seed=seed,
@@ -370,14 +406,15 @@ def sample_scene(
             float(rng.uniform(0.2, 0.8)),
             float(rng.uniform(0.35, 0.8)),
         ),
-        exposure=float(rng.uniform(0.8, 1.12)),
+        exposure=float(rng.uniform(0.8, 1.12)) * dim,
         temperature_k=float(rng.uniform(lo, hi)),
         light_dir=(float(rng.uniform(0, 360)), float(rng.uniform(55, 80))),
         shadow=float(rng.uniform(0.25, 0.6)),
         blur=float(rng.uniform(0.0, 1.3)),
-        noise=float(rng.uniform(1.0, 5.0)),
+        noise=float(rng.uniform(1.0, 5.0)) / math.sqrt(dim),
         jpeg_quality=int(rng.integers(55, 96)),
         hand=hand,
         glyph_height=dieset.glyph_height * float(rng.uniform(0.9, 1.08)),
         touching=tuple(touching),
+        **extra,  # type: ignore[arg-type]
     )
