@@ -42,7 +42,11 @@ B_MIN = -0.02  # lamp light cannot be negative (linear units; plus 20 % of the m
 PASSES = 3
 FOREIGN_SIGMAS = 5.0  # residual (in noise sigmas) beyond which a pixel is not board
 WEAK_SIGMAS = 3.0  # ... or beyond which it is not, when joined to a large foreign region
-KEEP_SIGMAS = 4.0  # pixels within this many sigmas inform the next pass
+KEEP_SIGMAS = 4.0
+NOISE_BINS = 8  # brightness ranges the noise is measured in
+NOISE_QUANTILE = 0.25  # of |residual|, per brightness range: a hand may fill most of a range
+NOISE_SCALE = 3.2  # σ ÷ that quantile (3.14 for Gaussian noise; board residuals have heavier tails)
+NOISE_OUTLIER = 1.6  # a range noisier than this × the fit through the others is left out  # pixels within this many sigmas inform the next pass
 SHADOW_RANGE = (0.2, 1.05)  # a shadow dims, by this factor of the local light
 DEEP_SHADOW = 0.4  # darker than this, a shadow looks like a dark grey sleeve: not seen as board
 SHADOW_SIGMAS = 3.0  # a shadow keeps the board's colour: only brightness may change
@@ -186,8 +190,13 @@ def _local_light(
 
 def _noise(resid: np.ndarray, level: np.ndarray, sel: np.ndarray) -> np.ndarray:
     """Per-pixel noise sigma (levels) as sqrt(s0² + (k · level)²): sensor noise plus print
-    texture and model error, which grow with brightness. Fitted on medians by brightness."""
-    # Every third row and column is plenty for a few medians.
+    texture and model error, which grow with brightness.
+
+    Measured by brightness range (a low quantile of the residuals in each), and fitted
+    robustly: a range that a hand or a sleeve fills is far noisier than the model through
+    the others, and is left out (a hand's misfit taken for noise would make it fit the board).
+    """
+    # Every third row and column is plenty for a few quantiles.
     sub = (slice(None, None, 3), slice(None, None, 3))
     s3 = sel[sub]
     v, e = level[sub][s3].ravel(), np.abs(resid[sub][s3]).ravel()
@@ -195,10 +204,18 @@ def _noise(resid: np.ndarray, level: np.ndarray, sel: np.ndarray) -> np.ndarray:
         return np.full(level.shape, 4.0, np.float32)
     order = np.argsort(v)
     rows, ys = [], []
-    for part in np.array_split(order, 8):
+    for part in np.array_split(order, NOISE_BINS):
         rows.append([1.0, float(np.median(v[part])) ** 2])
-        ys.append((1.4826 * float(np.median(e[part]))) ** 2)
-    coef = np.linalg.lstsq(np.array(rows), np.array(ys), rcond=None)[0]
+        ys.append((NOISE_SCALE * float(np.quantile(e[part], NOISE_QUANTILE))) ** 2)
+    X, y = np.array(rows), np.array(ys)
+    keep = np.ones(len(y), bool)
+    while True:
+        coef = np.linalg.lstsq(X[keep], y[keep], rcond=None)[0]
+        fit = np.maximum(X @ coef, 1.5**2)
+        worst = int(np.argmax(np.where(keep, y / fit, 0.0)))
+        if y[worst] <= NOISE_OUTLIER**2 * fit[worst] or keep.sum() <= NOISE_BINS // 2:
+            break
+        keep[worst] = False
     s0 = max(float(coef[0]), 1.5**2)
     k = max(float(coef[1]), 0.0)
     return np.sqrt(s0 + k * level * level).astype(np.float32)
