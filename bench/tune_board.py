@@ -62,7 +62,7 @@ def debug_picture(shot: Shot, out: Path, marks: list[str]) -> None:
     from vision import board_squares as bs
     from vision.board_detect import detect_markers
     from vision.board_geometry import DEFAULT_GEOMETRY
-    from vision.board_reader import _footprints, _place_pieces, _smallest_piece, locate
+    from vision.board_reader import _footprints, _place_pieces, locate, piece_reach
     from vision.markers import CORNER_BASE
 
     gray = cv2.cvtColor(shot.image, cv2.COLOR_BGR2GRAY)
@@ -85,7 +85,9 @@ def debug_picture(shot: Shot, out: Path, marks: list[str]) -> None:
 
     bs.analyse = spy
     try:
-        bs.judge_squares(top, cands, discs, DEFAULT_GEOMETRY, _smallest_piece(placed, DEFAULT_GEOMETRY))
+        bs.judge_squares(
+            top, cands, discs, DEFAULT_GEOMETRY, piece_reach(placed, DEFAULT_GEOMETRY, fit.from_pieces)
+        )
     finally:
         bs.analyse = real
     s = captured.get("s")

@@ -51,6 +51,8 @@ SHADOW_RANGE = (0.2, 1.05)  # a shadow dims, by this factor of the local light
 DEEP_SHADOW = 0.4  # darker than this, a shadow looks like a dark grey sleeve: not seen as board
 SHADOW_SIGMAS = 3.0  # a shadow keeps the board's colour: only brightness may change
 SHADOW_SMOOTH, SHADOW_DEV = 3.0, 0.25  # px, log units: a shadow's dimming varies smoothly
+CROSS_SIGMA = 7.0  # px: how near dark and light squares must show the same dimming
+CROSS_WEIGHT = 0.05  # share of that neighbourhood each class must fill
 BLOB_AREA = 0.1  # squares²: foreign regions at least this big may be a hand (closed, palette)
 CLOSE_RADIUS = 0.7  # squares: gaps a palm may span across squares of its own colour
 PALETTE_BIN = 8  # colour bins (0–255 levels) of a hand's palette
@@ -280,7 +282,9 @@ def analyse(
         resid_n = cmax(np.abs(resid) / sigma)
         implausible = ident & ((a < A_RANGE[0]) | (a > A_RANGE[1]) | (b < B_MIN - 0.2 * lamp))
         w = w0 * (resid_n < KEEP_SIGMAS) * ~implausible
-    dimmed, smooth, deep = _shadowed(rest, pred, a, b, lamp, top_levels, saturated, sigma, judged)
+    dimmed, smooth, deep = _shadowed(
+        rest, pred, a, b, lamp, top_levels, saturated, sigma, judged, view.classes, view.line
+    )
     shade = dimmed & smooth & (resid_n > WEAK_SIGMAS)
     strong = ((resid_n > FOREIGN_SIGMAS) & ~shade | implausible) & judged
     # Hysteresis: a weaker misfit joined to a large foreign region is part of it (a hand's
@@ -318,6 +322,8 @@ def _shadowed(
     saturated: np.ndarray,
     sigma: np.ndarray,
     usable: np.ndarray,
+    classes: np.ndarray,
+    line: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Bare board dimmed by a shadow: the colour of the board times a grey factor (within
     SHADOW_RANGE of the local light), whether that factor varies smoothly from pixel to pixel
@@ -330,11 +336,59 @@ def _shadowed(
     # Against the unshadowed light: a window half in shadow has a lowered ``a``.
     ratio = dim / np.maximum(a, 1.0)
     log_dim = np.log(np.clip(dim, 1e-3, None)).astype(np.float32)
-    m = usable.astype(np.float32)
+    candidate = fits & (ratio > SHADOW_RANGE[0]) & (ratio < SHADOW_RANGE[1])
+    own = usable & candidate
+    # A deep shadow over one square looks like a dark sleeve; but a shadow dims dark and
+    # light squares alike, where a sleeve of one colour dims them by factors as different as
+    # the squares are: where both classes show nearby, equally dimmed, the dimming is light's.
+    near = []
+    for c in (0, 1):
+        mc = (own & (classes == c)).astype(np.float32)
+        g = cv2.GaussianBlur(mc, (0, 0), CROSS_SIGMA)
+        near.append((g, cv2.GaussianBlur(log_dim * mc, (0, 0), CROSS_SIGMA) / np.maximum(g, 1e-6)))
+    (g0, l0), (g1, l1) = near
+    across = (g0 > CROSS_WEIGHT) & (g1 > CROSS_WEIGHT) & (np.abs(l0 - l1) < SHADOW_DEV)
+    # Smooth: like the pixels around it (a hand's "dimming" jumps with the square colour under
+    # it). Where the dimming is light's, only the shadow's own pixels count: the hand casting
+    # it, beside it, does not make a shadow rough.
+    smooth = (_deviation(log_dim, usable) < SHADOW_DEV) | ((_deviation(log_dim, own) < SHADOW_DEV) & across)
+    # The whole of a shadow is light's where part of it is: a shadow is one smooth field of
+    # dimming, linked across the grid lines (which are not judged) where it goes on unchanged.
+    shadowish = own & smooth
+    count, labels = cv2.connectedComponents(
+        _bridged(shadowish, log_dim, line).astype(np.uint8), connectivity=8
+    )
+    lit = np.zeros(count, bool)
+    lit[np.unique(labels[across & shadowish])] = True
+    lit[0] = False
+    across |= lit[labels]
+    return candidate, smooth, (ratio < DEEP_SHADOW) & ~across
+
+
+def _deviation(values: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """How far each pixel's value is from the mean of the ``mask`` pixels around it."""
+    m = mask.astype(np.float32)
     den = cv2.GaussianBlur(m, (0, 0), SHADOW_SMOOTH)
-    local = cv2.GaussianBlur(log_dim * m, (0, 0), SHADOW_SMOOTH) / np.maximum(den, 1e-6)
-    smooth = np.abs(log_dim - local) < SHADOW_DEV
-    return fits & (ratio > SHADOW_RANGE[0]) & (ratio < SHADOW_RANGE[1]), smooth, ratio < DEEP_SHADOW
+    return np.abs(values - cv2.GaussianBlur(values * m, (0, 0), SHADOW_SMOOTH) / np.maximum(den, 1e-6))
+
+
+def _bridged(shadowish: np.ndarray, log_dim: np.ndarray, line: np.ndarray) -> np.ndarray:
+    """``shadowish`` plus the grid-line pixels between two shadowish pixels facing each other
+    across a line with the same dimming: one shadow goes on across a line, a hand's apparent
+    dimming jumps there with the colour of the square."""
+    link = shadowish.copy()
+    gap = 2 * LINE_PX + 1  # from the last judged pixel before a line to the first after it
+    for axis in (0, 1):
+        n = shadowish.shape[axis]
+
+        def cut(lo: int, hi: int, axis: int = axis) -> tuple[slice, slice]:
+            return (slice(lo, hi), slice(None)) if axis == 0 else (slice(None), slice(lo, hi))
+
+        a, b = cut(0, n - gap), cut(gap, n)
+        pair = shadowish[a] & shadowish[b] & (np.abs(log_dim[a] - log_dim[b]) < SHADOW_DEV)
+        for k in range(1, gap):
+            link[cut(k, n - gap + k)] |= pair & line[cut(k, n - gap + k)]
+    return link
 
 
 def _under_hands(
