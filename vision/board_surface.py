@@ -51,6 +51,7 @@ SHADOW_RANGE = (0.2, 1.05)  # a shadow dims, by this factor of the local light
 DEEP_SHADOW = 0.4  # darker than this, a shadow looks like a dark grey sleeve: not seen as board
 SHADOW_SIGMAS = 3.0  # a shadow keeps the board's colour: only brightness may change
 SHADOW_SMOOTH, SHADOW_DEV = 3.0, 0.25  # px, log units: a shadow's dimming varies smoothly
+WASHED = 0.5  # lamp light above this share of the board's own: colours washed out
 CROSS_SIGMA = 7.0  # px: how near dark and light squares must show the same dimming
 CROSS_WEIGHT = 0.05  # share of that neighbourhood each class must fill
 BLOB_AREA = 0.1  # squares²: foreign regions at least this big may be a hand (closed, palette)
@@ -293,7 +294,10 @@ def analyse(
     foreign = _grow_from_blobs(strong, strong | weak, ppu)
     # A deep shadow is also what a dark grey sleeve looks like: not foreign (it must not join
     # a hand's palette), but not seen as bare board either.
-    hidden = _under_hands(foreign, top_levels, judged, ppu, dimmed) | (shade & deep)
+    # Under strong lamp light every colour washes out towards the lamp's: a hand there looks
+    # like the board as much as one of the board's own colour.
+    washed = lamp > WASHED * csum(pred) / 3
+    hidden = _under_hands(foreign, top_levels, judged, ppu, dimmed, washed) | (shade & deep)
     good_px = judged & ~hidden & ~foreign
     # A grid line pixel is as good as the judged pixels around it.
     near = cv2.boxFilter(good_px.astype(np.float32), -1, (5, 5), normalize=False)
@@ -362,7 +366,10 @@ def _shadowed(
     lit[np.unique(labels[across & shadowish])] = True
     lit[0] = False
     across |= lit[labels]
-    return candidate, smooth, (ratio < DEEP_SHADOW) & ~across
+    # Under strong lamp light the board's colours wash out, and a dark cloth, lit by the lamp
+    # too, passes for a shadow of any square: there a shadow is not seen board.
+    washed = lamp > WASHED * csum(pred) / 3
+    return candidate, smooth, ((ratio < DEEP_SHADOW) & ~across) | washed
 
 
 def _deviation(values: np.ndarray, mask: np.ndarray) -> np.ndarray:
@@ -392,7 +399,12 @@ def _bridged(shadowish: np.ndarray, log_dim: np.ndarray, line: np.ndarray) -> np
 
 
 def _under_hands(
-    foreign: np.ndarray, levels: np.ndarray, judged: np.ndarray, ppu: int, dimmed: np.ndarray
+    foreign: np.ndarray,
+    levels: np.ndarray,
+    judged: np.ndarray,
+    ppu: int,
+    dimmed: np.ndarray,
+    washed: np.ndarray,
 ) -> np.ndarray:
     """Pixels that may be under a hand although they look bare (see the module docstring).
 
@@ -429,11 +441,11 @@ def _under_hands(
         qs = np.clip(shades // PALETTE_BIN, 0, nb - 1).astype(np.int32)
         counts = np.bincount((qs[:, 0] * nb + qs[:, 1]) * nb + qs[:, 2], minlength=nb**3)
         palette = (counts >= PALETTE_MIN).reshape(nb, nb, nb)
-        for axis in range(3):
-            palette = palette | np.roll(palette, 1, axis=axis) | np.roll(palette, -1, axis=axis)
+        palette = _widen(palette)
         near = nearest[y0:y1, x0:x1]
         mine = near == near[blob][0]
         same[y0:y1, x0:x1] |= mine & palette.ravel()[flat[y0:y1, x0:x1]]
+    same |= washed
     same &= dist <= REACH * ppu
     same &= judged & ~foreign & ~closed
     # Grown from the hands across the grid lines (a disc: a corner contact does not count).
@@ -446,6 +458,19 @@ def _under_hands(
             break
         grown = nxt
     return closed | (grown > 0)
+
+
+def _widen(palette: np.ndarray) -> np.ndarray:
+    """A colour palette (bins × bins × bins) and the bins next to them, one channel at a
+    time (no wrap-around from the darkest bins to the brightest)."""
+    out = palette.copy()
+    for axis in range(3):
+        lo = [slice(None)] * 3
+        hi = [slice(None)] * 3
+        lo[axis], hi[axis] = slice(0, -1), slice(1, None)
+        out[tuple(lo)] |= palette[tuple(hi)]
+        out[tuple(hi)] |= palette[tuple(lo)]
+    return out
 
 
 def free_fraction(good: np.ndarray, radius_px: float) -> np.ndarray:
