@@ -7,7 +7,6 @@ colours in linear light, so every test controls exactly what covers what.
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 import pytest
 
@@ -41,7 +40,10 @@ def _box_of(sq: str) -> tuple[slice, slice]:
     return slice((SIZE - 1 - r) * PPU, (SIZE - r) * PPU), slice(f * PPU, (f + 1) * PPU)
 
 
-def _judge(img: np.ndarray, reach: PieceReach = PieceReach()) -> dict[str, str]:
+DEFAULT_REACH = PieceReach()
+
+
+def _judge(img: np.ndarray, reach: PieceReach = DEFAULT_REACH) -> dict[str, str]:
     """empty / unknown per square (the maze carries a piece: its colour needs calibration)."""
     candidates = [i for i in range(SIZE * SIZE) if i != MAZE]
     verdicts = judge_squares(img, candidates, [(4.5, 4.5, 0.45)], DEFAULT_GEOMETRY, reach)
@@ -109,7 +111,7 @@ def test_a_square_partly_covered_is_empty_when_no_piece_could_hide_there() -> No
     # more than half under it; pieces placed within 0.03 of their centres could not.
     rng = np.random.default_rng(3)
     lin = _board(rng)
-    rows, cols = _box_of("e4")
+    rows, _ = _box_of("e4")
     lin[rows.start - 12 : rows.stop + 12, 3 * PPU + 5 : 4 * PPU + round(0.4 * PPU)] = (0.02, 0.02, 0.5)
     img = _to_image(lin, rng)
     assert _judge(img, PieceReach(0.38, 0.17))["e4"] == "unknown"
