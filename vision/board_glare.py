@@ -28,6 +28,7 @@ MAX_REJECTS = 4  # peaks tried and given up (not spot-shaped) before stopping
 MIN_AMPLITUDE = 0.04  # linear excess below this is not worth modelling
 MIN_WIDTH = 0.25  # squares: narrower bumps are not lamp reflections (edges, stickers)
 MAX_WIDTH = 4.0
+OUTSIDE = 1.5  # squares: how far off the board a spot's centre may lie
 SCALE = 2  # the fit runs on a view this many times smaller: spots are smooth
 
 
@@ -118,6 +119,11 @@ def _refine(
         if float(np.abs(step[1:]).max()) < 0.05:
             break
     if amp < MIN_AMPLITUDE or wd < MIN_WIDTH * p:
+        return None
+    h, w = rest.shape
+    if not (-OUTSIDE * p <= cu <= w + OUTSIDE * p and -OUTSIDE * p <= cv <= h + OUTSIDE * p):
+        # Centred far off the board, a wide bump is poorly pinned down by the skirt that
+        # shows: it soaks up any misfit of the lighting (a hand's, a strong vignette).
         return None
     return Spot(cu, cv, wd, amp)
 

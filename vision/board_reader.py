@@ -29,7 +29,14 @@ from vision.board_detect import (
 )
 from vision.board_geometry import ALL_SQUARES, DEFAULT_GEOMETRY, SIZE, BoardGeometry, square_name
 from vision.board_read import BoardRead, Camera, Problem, SquareRead
-from vision.board_squares import PIECE_RADIUS, judge_squares, measure_class_offsets, top_view
+from vision.board_squares import (
+    CENTRE_BOX,
+    PIECE_RADIUS,
+    PieceReach,
+    judge_squares,
+    measure_class_offsets,
+    top_view,
+)
 from vision.markers import CORNER_BASE, corner_square, marker_face
 
 EDGE_MARGIN = 0.04  # a piece centre this close to a square's edge (in squares) is "on the line"
@@ -102,11 +109,34 @@ def _footprints(placed: Sequence[_Placed], geometry: BoardGeometry) -> list[tupl
     return [(p.x, p.y, FOOTPRINT * p.side / geometry.piece_marker_ratio / 2) for p in placed if p.side > 0]
 
 
-def _smallest_piece(placed: Sequence[_Placed], geometry: BoardGeometry) -> float:
-    """Radius (squares) of the smallest piece to look for on unmarked squares: the pieces seen
-    tell the set's size; a little under it, and never above the default."""
-    radii = [p.side / geometry.piece_marker_ratio / 2 for p in placed if p.side > 0]
-    return min(PIECE_RADIUS, 0.9 * float(np.median(radii))) if radii else PIECE_RADIUS
+MIN_PIECES_MEASURED = 6  # pieces needed to measure the set's size and how they are placed
+OFFSET_CONFIDENCE = 0.05  # the box holds the pieces' true spread with 95 % confidence
+OFFSET_SLACK = 0.015  # squares: a piece's position, measured, is this far off at worst
+
+
+def piece_reach(placed: Sequence[_Placed], geometry: BoardGeometry, from_pieces: bool = False) -> PieceReach:
+    """The piece to look for on unmarked squares, measured on the pieces seen: its radius
+    (the set's size) and how far off its square's centre it may stand (how carefully this
+    table places its pieces).
+
+    The offsets seen are a sample of the table's spread: the box is the upper 95 % bound of
+    a uniform spread from the largest one (``max ÷ 0.05^(1/n)`` for n offsets), never less
+    than the largest offset seen. With fewer than six pieces, or when the board was located
+    from the pieces themselves (their offsets are then not measured), the defaults hold.
+    """
+    sized = [p for p in placed if p.side > 0]
+    if not sized:
+        return PieceReach()
+    radii = sorted(p.side / geometry.piece_marker_ratio / 2 for p in sized)
+    if len(sized) < MIN_PIECES_MEASURED or from_pieces:
+        return PieceReach(min(PIECE_RADIUS, 0.9 * float(np.median(radii))), CENTRE_BOX)
+    # The median size, or a little over the smallest if some pieces are smaller.
+    radius = min(float(np.median(radii)), 1.03 * radii[0])
+    offsets = [abs(v - np.floor(v) - 0.5) for p in sized for v in (p.x, p.y)]
+    largest = max(offsets)
+    bound = largest / OFFSET_CONFIDENCE ** (1 / len(offsets)) + OFFSET_SLACK
+    box = min(bound, max(CENTRE_BOX, largest + OFFSET_SLACK))
+    return PieceReach(radius, float(box))
 
 
 def read_with(
@@ -193,7 +223,7 @@ def read_with(
     discs = _footprints(placed, geometry)
     candidates = [i for i, sq in enumerate(ALL_SQUARES) if sq not in reads]
     top = top_view(image, fit.H)
-    verdicts = judge_squares(top, candidates, discs, geometry, _smallest_piece(placed, geometry))
+    verdicts = judge_squares(top, candidates, discs, geometry, piece_reach(placed, geometry, fit.from_pieces))
     for i, v in verdicts.items():
         sq = ALL_SQUARES[i]
         reads[sq] = (

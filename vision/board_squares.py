@@ -49,6 +49,17 @@ FREE_ENOUGH = 0.5  # share of a piece's footprint that must be seen bare, everyw
 
 
 @dataclass(frozen=True)
+class PieceReach:
+    """The piece the reader must not miss on an unmarked square: its radius, and how far off
+    the square's centre (per axis, in squares) its centre may stand. The reader measures both
+    on the pieces it sees (`vision.board_reader.piece_reach`); the defaults are for a frame
+    with too few pieces to tell."""
+
+    radius: float = PIECE_RADIUS
+    box: float = CENTRE_BOX
+
+
+@dataclass(frozen=True)
 class Verdict:
     """For one unmarked square: empty or not, with a confidence and the reason if not.
 
@@ -164,12 +175,12 @@ def judge_squares(
     candidates: Sequence[int],
     discs: Sequence[tuple[float, float, float]],
     geometry: BoardGeometry,
-    piece_radius: float = PIECE_RADIUS,
+    reach: PieceReach = PieceReach(),
 ) -> dict[int, Verdict]:
     """Decide empty/unknown for the squares at ``candidates`` (indices into ALL_SQUARES).
 
     ``discs`` are the pieces already found (centre x, y and radius in squares); their
-    footprint is known, not judged. ``piece_radius`` is the smallest piece to look for.
+    footprint is known, not judged. ``reach`` is the piece to look for and where it may stand.
     """
     out: dict[int, Verdict] = {}
     pieces = _piece_mask(discs)
@@ -184,8 +195,8 @@ def judge_squares(
     saturated = ~view.line & ~pieces & (brightest >= 250)
     light = board_light(lin, masks, ok, view, judged, saturated, geometry)
     surface = analyse(lin, light.predicted, light.known, light.lamp, pieces, view)
-    free = free_fraction(surface.good, piece_radius * PPU)
-    box = round(CENTRE_BOX * PPU)
+    free = free_fraction(surface.good, reach.radius * PPU)
+    box = round(reach.box * PPU)
     for i in candidates:
         f, r = square_index(ALL_SQUARES[i])
         cu, cv = f * PPU + PPU // 2, (SIZE - 1 - r) * PPU + PPU // 2

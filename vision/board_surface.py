@@ -42,11 +42,18 @@ B_MIN = -0.02  # lamp light cannot be negative (linear units; plus 20 % of the m
 PASSES = 3
 FOREIGN_SIGMAS = 5.0  # residual (in noise sigmas) beyond which a pixel is not board
 WEAK_SIGMAS = 3.0  # ... or beyond which it is not, when joined to a large foreign region
-KEEP_SIGMAS = 4.0  # pixels within this many sigmas inform the next pass
+KEEP_SIGMAS = 4.0
+NOISE_BINS = 8  # brightness ranges the noise is measured in
+NOISE_QUANTILE = 0.25  # of |residual|, per brightness range: a hand may fill most of a range
+NOISE_SCALE = 3.2  # σ ÷ that quantile (3.14 for Gaussian noise; board residuals have heavier tails)
+NOISE_OUTLIER = 1.6  # a range noisier than this × the fit through the others is left out  # pixels within this many sigmas inform the next pass
 SHADOW_RANGE = (0.2, 1.05)  # a shadow dims, by this factor of the local light
 DEEP_SHADOW = 0.4  # darker than this, a shadow looks like a dark grey sleeve: not seen as board
 SHADOW_SIGMAS = 3.0  # a shadow keeps the board's colour: only brightness may change
 SHADOW_SMOOTH, SHADOW_DEV = 3.0, 0.25  # px, log units: a shadow's dimming varies smoothly
+WASHED = 0.5  # lamp light above this share of the board's own: colours washed out
+CROSS_SIGMA = 7.0  # px: how near dark and light squares must show the same dimming
+CROSS_WEIGHT = 0.05  # share of that neighbourhood each class must fill
 BLOB_AREA = 0.1  # squares²: foreign regions at least this big may be a hand (closed, palette)
 CLOSE_RADIUS = 0.7  # squares: gaps a palm may span across squares of its own colour
 PALETTE_BIN = 8  # colour bins (0–255 levels) of a hand's palette
@@ -186,8 +193,13 @@ def _local_light(
 
 def _noise(resid: np.ndarray, level: np.ndarray, sel: np.ndarray) -> np.ndarray:
     """Per-pixel noise sigma (levels) as sqrt(s0² + (k · level)²): sensor noise plus print
-    texture and model error, which grow with brightness. Fitted on medians by brightness."""
-    # Every third row and column is plenty for a few medians.
+    texture and model error, which grow with brightness.
+
+    Measured by brightness range (a low quantile of the residuals in each), and fitted
+    robustly: a range that a hand or a sleeve fills is far noisier than the model through
+    the others, and is left out (a hand's misfit taken for noise would make it fit the board).
+    """
+    # Every third row and column is plenty for a few quantiles.
     sub = (slice(None, None, 3), slice(None, None, 3))
     s3 = sel[sub]
     v, e = level[sub][s3].ravel(), np.abs(resid[sub][s3]).ravel()
@@ -195,10 +207,18 @@ def _noise(resid: np.ndarray, level: np.ndarray, sel: np.ndarray) -> np.ndarray:
         return np.full(level.shape, 4.0, np.float32)
     order = np.argsort(v)
     rows, ys = [], []
-    for part in np.array_split(order, 8):
+    for part in np.array_split(order, NOISE_BINS):
         rows.append([1.0, float(np.median(v[part])) ** 2])
-        ys.append((1.4826 * float(np.median(e[part]))) ** 2)
-    coef = np.linalg.lstsq(np.array(rows), np.array(ys), rcond=None)[0]
+        ys.append((NOISE_SCALE * float(np.quantile(e[part], NOISE_QUANTILE))) ** 2)
+    X, y = np.array(rows), np.array(ys)
+    keep = np.ones(len(y), bool)
+    while True:
+        coef = np.linalg.lstsq(X[keep], y[keep], rcond=None)[0]
+        fit = np.maximum(X @ coef, 1.5**2)
+        worst = int(np.argmax(np.where(keep, y / fit, 0.0)))
+        if y[worst] <= NOISE_OUTLIER**2 * fit[worst] or keep.sum() <= NOISE_BINS // 2:
+            break
+        keep[worst] = False
     s0 = max(float(coef[0]), 1.5**2)
     k = max(float(coef[1]), 0.0)
     return np.sqrt(s0 + k * level * level).astype(np.float32)
@@ -263,7 +283,9 @@ def analyse(
         resid_n = cmax(np.abs(resid) / sigma)
         implausible = ident & ((a < A_RANGE[0]) | (a > A_RANGE[1]) | (b < B_MIN - 0.2 * lamp))
         w = w0 * (resid_n < KEEP_SIGMAS) * ~implausible
-    dimmed, smooth, deep = _shadowed(rest, pred, a, b, lamp, top_levels, saturated, sigma, judged)
+    dimmed, smooth, deep = _shadowed(
+        rest, pred, a, b, lamp, top_levels, saturated, sigma, judged, view.classes, view.line
+    )
     shade = dimmed & smooth & (resid_n > WEAK_SIGMAS)
     strong = ((resid_n > FOREIGN_SIGMAS) & ~shade | implausible) & judged
     # Hysteresis: a weaker misfit joined to a large foreign region is part of it (a hand's
@@ -272,7 +294,10 @@ def analyse(
     foreign = _grow_from_blobs(strong, strong | weak, ppu)
     # A deep shadow is also what a dark grey sleeve looks like: not foreign (it must not join
     # a hand's palette), but not seen as bare board either.
-    hidden = _under_hands(foreign, top_levels, judged, ppu, dimmed) | (shade & deep)
+    # Under strong lamp light every colour washes out towards the lamp's: a hand there looks
+    # like the board as much as one of the board's own colour.
+    washed = lamp > WASHED * csum(pred) / 3
+    hidden = _under_hands(foreign, top_levels, judged, ppu, dimmed, washed) | (shade & deep)
     good_px = judged & ~hidden & ~foreign
     # A grid line pixel is as good as the judged pixels around it.
     near = cv2.boxFilter(good_px.astype(np.float32), -1, (5, 5), normalize=False)
@@ -301,6 +326,8 @@ def _shadowed(
     saturated: np.ndarray,
     sigma: np.ndarray,
     usable: np.ndarray,
+    classes: np.ndarray,
+    line: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Bare board dimmed by a shadow: the colour of the board times a grey factor (within
     SHADOW_RANGE of the local light), whether that factor varies smoothly from pixel to pixel
@@ -313,15 +340,71 @@ def _shadowed(
     # Against the unshadowed light: a window half in shadow has a lowered ``a``.
     ratio = dim / np.maximum(a, 1.0)
     log_dim = np.log(np.clip(dim, 1e-3, None)).astype(np.float32)
-    m = usable.astype(np.float32)
+    candidate = fits & (ratio > SHADOW_RANGE[0]) & (ratio < SHADOW_RANGE[1])
+    own = usable & candidate
+    # A deep shadow over one square looks like a dark sleeve; but a shadow dims dark and
+    # light squares alike, where a sleeve of one colour dims them by factors as different as
+    # the squares are: where both classes show nearby, equally dimmed, the dimming is light's.
+    near = []
+    for c in (0, 1):
+        mc = (own & (classes == c)).astype(np.float32)
+        g = cv2.GaussianBlur(mc, (0, 0), CROSS_SIGMA)
+        near.append((g, cv2.GaussianBlur(log_dim * mc, (0, 0), CROSS_SIGMA) / np.maximum(g, 1e-6)))
+    (g0, l0), (g1, l1) = near
+    across = (g0 > CROSS_WEIGHT) & (g1 > CROSS_WEIGHT) & (np.abs(l0 - l1) < SHADOW_DEV)
+    # Smooth: like the pixels around it (a hand's "dimming" jumps with the square colour under
+    # it). Where the dimming is light's, only the shadow's own pixels count: the hand casting
+    # it, beside it, does not make a shadow rough.
+    smooth = (_deviation(log_dim, usable) < SHADOW_DEV) | ((_deviation(log_dim, own) < SHADOW_DEV) & across)
+    # The whole of a shadow is light's where part of it is: a shadow is one smooth field of
+    # dimming, linked across the grid lines (which are not judged) where it goes on unchanged.
+    shadowish = own & smooth
+    count, labels = cv2.connectedComponents(
+        _bridged(shadowish, log_dim, line).astype(np.uint8), connectivity=8
+    )
+    lit = np.zeros(count, bool)
+    lit[np.unique(labels[across & shadowish])] = True
+    lit[0] = False
+    across |= lit[labels]
+    # Under strong lamp light the board's colours wash out, and a dark cloth, lit by the lamp
+    # too, passes for a shadow of any square: there a shadow is not seen board.
+    washed = lamp > WASHED * csum(pred) / 3
+    return candidate, smooth, ((ratio < DEEP_SHADOW) & ~across) | washed
+
+
+def _deviation(values: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """How far each pixel's value is from the mean of the ``mask`` pixels around it."""
+    m = mask.astype(np.float32)
     den = cv2.GaussianBlur(m, (0, 0), SHADOW_SMOOTH)
-    local = cv2.GaussianBlur(log_dim * m, (0, 0), SHADOW_SMOOTH) / np.maximum(den, 1e-6)
-    smooth = np.abs(log_dim - local) < SHADOW_DEV
-    return fits & (ratio > SHADOW_RANGE[0]) & (ratio < SHADOW_RANGE[1]), smooth, ratio < DEEP_SHADOW
+    return np.abs(values - cv2.GaussianBlur(values * m, (0, 0), SHADOW_SMOOTH) / np.maximum(den, 1e-6))
+
+
+def _bridged(shadowish: np.ndarray, log_dim: np.ndarray, line: np.ndarray) -> np.ndarray:
+    """``shadowish`` plus the grid-line pixels between two shadowish pixels facing each other
+    across a line with the same dimming: one shadow goes on across a line, a hand's apparent
+    dimming jumps there with the colour of the square."""
+    link = shadowish.copy()
+    gap = 2 * LINE_PX + 1  # from the last judged pixel before a line to the first after it
+    for axis in (0, 1):
+        n = shadowish.shape[axis]
+
+        def cut(lo: int, hi: int, axis: int = axis) -> tuple[slice, slice]:
+            return (slice(lo, hi), slice(None)) if axis == 0 else (slice(None), slice(lo, hi))
+
+        a, b = cut(0, n - gap), cut(gap, n)
+        pair = shadowish[a] & shadowish[b] & (np.abs(log_dim[a] - log_dim[b]) < SHADOW_DEV)
+        for k in range(1, gap):
+            link[cut(k, n - gap + k)] |= pair & line[cut(k, n - gap + k)]
+    return link
 
 
 def _under_hands(
-    foreign: np.ndarray, levels: np.ndarray, judged: np.ndarray, ppu: int, dimmed: np.ndarray
+    foreign: np.ndarray,
+    levels: np.ndarray,
+    judged: np.ndarray,
+    ppu: int,
+    dimmed: np.ndarray,
+    washed: np.ndarray,
 ) -> np.ndarray:
     """Pixels that may be under a hand although they look bare (see the module docstring).
 
@@ -358,11 +441,11 @@ def _under_hands(
         qs = np.clip(shades // PALETTE_BIN, 0, nb - 1).astype(np.int32)
         counts = np.bincount((qs[:, 0] * nb + qs[:, 1]) * nb + qs[:, 2], minlength=nb**3)
         palette = (counts >= PALETTE_MIN).reshape(nb, nb, nb)
-        for axis in range(3):
-            palette = palette | np.roll(palette, 1, axis=axis) | np.roll(palette, -1, axis=axis)
+        palette = _widen(palette)
         near = nearest[y0:y1, x0:x1]
         mine = near == near[blob][0]
         same[y0:y1, x0:x1] |= mine & palette.ravel()[flat[y0:y1, x0:x1]]
+    same |= washed
     same &= dist <= REACH * ppu
     same &= judged & ~foreign & ~closed
     # Grown from the hands across the grid lines (a disc: a corner contact does not count).
@@ -375,6 +458,19 @@ def _under_hands(
             break
         grown = nxt
     return closed | (grown > 0)
+
+
+def _widen(palette: np.ndarray) -> np.ndarray:
+    """A colour palette (bins × bins × bins) and the bins next to them, one channel at a
+    time (no wrap-around from the darkest bins to the brightest)."""
+    out = palette.copy()
+    for axis in range(3):
+        lo = [slice(None)] * 3
+        hi = [slice(None)] * 3
+        lo[axis], hi[axis] = slice(0, -1), slice(1, None)
+        out[tuple(lo)] |= palette[tuple(hi)]
+        out[tuple(hi)] |= palette[tuple(lo)]
+    return out
 
 
 def free_fraction(good: np.ndarray, radius_px: float) -> np.ndarray:
