@@ -127,9 +127,7 @@ def hand_over_board(
     ()
     """
     unknown = set(seen.unknown) - set(blind)
-    # The reader's own word: a piece held above the board, or a square left unknown because a
-    # hand it found beside it may reach over it. Either is a hand, however few squares it hides.
-    hand: set[int] = {i for i in seen.unknown if "held above" in seen.notes[i] or "a hand" in seen.notes[i]}
+    hand: set[int] = {i for i in seen.unknown if "held above" in seen.notes[i]}
     todo = set(unknown)
     while todo:
         start = todo.pop()

@@ -243,15 +243,3 @@ def test_the_demo_frames_are_followed_and_the_planted_illegal_move_is_flagged() 
         finding.move == labels["illegal"] and finding.rule is not None and finding.rule.id == "djambi.corpse"
     )
     assert flags[0].headline.startswith("Illegal move seen: Blue's militant g1–e1 kills Red's militant")
-
-
-def test_a_square_the_reader_leaves_unknown_beside_a_hand_is_a_hand_however_small() -> None:
-    """Two unknown squares in mid-board would pass for a glare spot's rim; the reader's note says
-    a hand it found may reach over them, and that is what the follower must wait out."""
-    base = Observation.from_placement("9/9/9/9/3????4/9/9/9/9")  # d5, e5
-    beside = "beside a hand of the board's colour: it may reach over this square"
-    notes = tuple(beside if t == "??" else "" for t in base.tokens)
-    assert hand_over_board(base) == ()
-    assert hand_over_board(Observation(base.tokens, base.confidence, notes)) == ("d5", "e5")
-    sticker = tuple("marker barely readable" if t == "??" else "" for t in base.tokens)
-    assert hand_over_board(Observation(base.tokens, base.confidence, sticker)) == ()
