@@ -278,7 +278,7 @@ def _read(image: np.ndarray, model: DiceModel | None, diagnostics: list[dict[str
                 continue
             if _body_distance(face, die, labs) <= MAX_BODY_DE:
                 slots[i, die.ink] = len(inputs)
-                inputs.append(glyph_input(face.lab, face.body, labs[die.ink]))
+                inputs.append(glyph_input(face.lab, face.body, labs[die.ink], face.noise))
     probs = classify(np.stack(inputs)) if inputs else np.zeros((0, 0), np.float32)
 
     # Score every region against every die, then assign.
