@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from vision.dice_colour import rgb_to_lab
+from vision.dice_colour import reference_labs
 from vision.dice_faces import NOISE_FLOOR, PATCH, ink_coverage
-from vision.dice_glyphs import classify, face_probabilities, glyph_input
-from vision.dice_measure import INNER, RING, RawFace, measure
+from vision.dice_glyphs import GlyphRead, classify, face_probabilities, glyph_input
+from vision.dice_measure import INNER, RING, Face, RawFace, measure
+from vision.dice_read import SECOND_OPINION_NOISE, _second_opinions
+from vision.dieset import default_dieset
 from vision.synth.render import glyph_mask
 
 FONT = "LiberationSans-Bold.ttf"
@@ -72,9 +75,38 @@ def test_the_network_reads_a_letter_under_a_warm_lamp_with_the_weights():
 
 def test_measure_reports_the_rims_noise_per_channel():
     lab = blue_face("A", 20.0, seed=5)
-    # Back to camera RGB under a white reference of 1: measure() converts to Lab again.
+    face = measured_face(lab)
+    assert face.noise[2] > 12.0 and face.noise[0] < 4.0
+    assert np.allclose(face.body, BLUE, atol=6.0)
+
+
+def measured_face(lab: np.ndarray) -> Face:
+    """The reader's Face for a Lab patch seen under a white reference of 1."""
     rgb = cv2.cvtColor(lab.reshape(-1, 1, 3), cv2.COLOR_Lab2RGB).reshape(lab.shape)
     raw = RawFace(None, None, None, (rgb[..., ::-1] * 255).astype(np.float32), np.zeros(3), 1.0)  # type: ignore[arg-type]
-    face = measure(raw, np.array([255.0, 255.0, 255.0]))
-    assert face.noise[2] > 12.0 and face.noise[0] < 4.0
-    assert np.allclose(face.body, rgb_to_lab(rgb[RING]).mean(axis=0), atol=6.0)
+    return measure(raw, np.array([255.0, 255.0, 255.0]))
+
+
+def claimed(value: str, prob: float = 0.99) -> GlyphRead:
+    return GlyphRead(value, prob, "Z", 0.001, 0.0, 1.0, 1.0, 0, {value: prob})
+
+
+@pytest.mark.parametrize(
+    ("b_noise", "claim", "doubted"),
+    [
+        (20.0, "E", True),  # noisy colour planes, and lightness shows another letter: ask
+        (20.0, "C", False),  # lightness agrees: the read stands
+        (0.0, "E", False),  # clean colour planes: no second read at all
+    ],
+)
+def test_a_noisy_face_is_read_again_from_lightness_and_a_disagreement_is_doubted(b_noise, claim, doubted):
+    ds = default_dieset()
+    labs = reference_labs(ds.colours)
+    j = next(k for k, d in enumerate(ds.dice) if d.name == "blue")
+    face = measured_face(blue_face("C", b_noise, seed=7))
+    assert (face.noise[1:].max() > SECOND_OPINION_NOISE) == (b_noise > 0)
+    reads = {(0, j): claimed(claim)}
+    _second_opinions([face], [j], reads, ds.dice, labs)
+    read = reads[0, j]
+    assert isinstance(read, GlyphRead) and read.best == claim  # never changed, only doubted
+    assert (read.margin <= 0.0) == doubted
