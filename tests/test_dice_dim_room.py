@@ -13,9 +13,10 @@ import numpy as np
 import pytest
 
 from vision.dice_model import default_model
-from vision.dice_read import read_dice
+from vision.dice_read import _reaches_over_tray, _table_strip, read_dice
 from vision.dice_result import HAND
-from vision.dice_tray import ASPECT_MISFIT, _aspect_misfit, find_tray
+from vision.dice_segment import rectify
+from vision.dice_tray import ASPECT_MISFIT, TrayView, _aspect_misfit, find_tray
 from vision.dieset import default_dieset
 from vision.synth import SceneOptions, render_scene, sample_scene
 from vision.synth.scene import TUNE_FONTS
@@ -47,3 +48,42 @@ def test_a_dim_table_beside_a_plain_tray_is_not_taken_for_tray_nor_for_a_hand(se
     for truth in labels.dice:
         if truth.on_tray and truth.visible and not truth.cocked and not truth.touching:
             assert read.die(truth.name).value == truth.value
+
+
+def _strip_view() -> tuple[object, object]:
+    """A rectified view of the default tray (its geometry only: no dice)."""
+    ds = default_dieset()
+    w, h = ds.tray.width_mm, ds.tray.height_mm
+    hom = np.array([[1.0, 0, 0], [0, 1.0, 0], [0, 0, 1.0]])
+    quad = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64)
+    tray = TrayView(hom, w, h, quad, 0, "plain")
+    img = np.full((round(h) + 100, round(w) + 100, 3), 30, np.uint8)
+    return rectify(img, tray), tray
+
+
+def _box(x0: float, y0: float, x1: float, y1: float, rect) -> np.ndarray:  # type: ignore[no-untyped-def]
+    """A rectangle given in tray millimetres, as a contour of rectified pixels."""
+    pts = [rect.to_rect(x, y) for x, y in ((x0, y0), (x1, y0), (x1, y1), (x0, y1))]
+    return np.round(np.array(pts)).astype(np.int32)
+
+
+def test_a_thin_strip_along_the_trays_edge_is_table_not_a_hand():
+    rect, tray = _strip_view()
+    strip = _box(60, 225, 300, 240, rect)  # 15 mm × 240 mm along the bottom edge
+    assert _table_strip(strip, rect, tray)
+    assert not _reaches_over_tray((strip,), rect, tray)
+
+
+@pytest.mark.parametrize(
+    "box",
+    [
+        (-40, 100, 70, 125),  # a finger reaching 70 mm in from the left edge, across it
+        (-30, 80, 60, 160),  # a hand: 80 mm wide
+        (150, 100, 260, 125),  # a long thin thing in the middle of the tray (a pencil)
+    ],
+)
+def test_fingers_hands_and_things_in_the_middle_still_reach_over_the_tray(box):
+    rect, tray = _strip_view()
+    contour = _box(*box, rect)
+    assert not _table_strip(contour, rect, tray)
+    assert _reaches_over_tray((contour,), rect, tray)

@@ -233,6 +233,35 @@ def _second_opinions(
             reads[i, j] = replace(read, runner_up=second.best, runner_up_prob=read.prob)
 
 
+# A strip of table showing along the tray's edge (the plain tray's edge found a little
+# outside the real one) is not a hand: at most 30 mm wide (two fingers), at least four times
+# as long, parallel to the edge and near it. Chosen on val-lamps frames of dim rooms (seeds
+# 990000-990199, strips 9-24 mm wide and 180-300 mm long).
+STRIP_WIDTH_MM = 30.0
+STRIP_EDGE_MM = 40.0
+
+
+def _table_strip(contour: np.ndarray, rect: Rectified, tray: TrayView) -> bool:
+    """Whether a large region is a strip of table along the tray's nearest edge (a finger
+    reaching in from that edge runs across it, not along it)."""
+    box = cv2.minAreaRect(contour.astype(np.float32).reshape(-1, 1, 2))
+    (cx, cy), (a, b), _ = box
+    short, long = min(a, b), max(a, b)
+    if short > STRIP_WIDTH_MM * SCALE or long < 4 * max(short, 1.0):
+        return False
+    corners = cv2.boxPoints(box)
+    sides = [corners[1] - corners[0], corners[2] - corners[1]]
+    dx, dy = np.abs(max(sides, key=lambda v: float(np.hypot(*v))))
+    if min(dx, dy) > 0.18 * max(dx, dy):
+        return False  # slanted (more than 10 degrees) against the tray's edges
+    x, y = rect.to_mm(cx, cy)
+    # Distances to the left, right (vertical edges), top and bottom (horizontal edges).
+    vertical = min(abs(x), abs(tray.width_mm - x))
+    horizontal = min(abs(y), abs(tray.height_mm - y))
+    along = horizontal if dx > dy else vertical  # the edges the strip runs along
+    return along < STRIP_EDGE_MM and along <= (vertical if dx > dy else horizontal)
+
+
 def _reaches_over_tray(large: tuple[np.ndarray, ...], rect: Rectified, tray: TrayView) -> bool:
     """A hand (or anything big) reaching over the tray itself. Resting on the table beside it
     is fine; over the dice it may hide or move one."""
@@ -244,7 +273,7 @@ def _reaches_over_tray(large: tuple[np.ndarray, ...], rect: Rectified, tray: Tra
             & (contour[:, 1] > m + 10 * SCALE)
             & (contour[:, 1] < m + (tray.height_mm - 10) * SCALE)
         )
-        if inside.any():
+        if inside.any() and not _table_strip(contour, rect, tray):
             return True
     return False
 
