@@ -240,7 +240,7 @@ def main() -> int:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--frames", type=int, default=480, help="frames per die set (7 dice each)")
-    parser.add_argument("--split", default="heldout", choices=("heldout", "tune", "val"))
+    parser.add_argument("--split", default="heldout", choices=("heldout", "tune", "val", "val-lamps"))
     parser.add_argument("--seed", type=int, default=200_000, help="first scene seed")
     parser.add_argument("--tesseract-frames", type=int, default=60, help="frames read by the baseline too")
     parser.add_argument("--json", type=Path, help="also write the figures here")

@@ -58,9 +58,12 @@ def rotated_class(index: int, k: int) -> int:
     return index - index % 4 + (index % 4 - k) % 4
 
 
-def glyph_input(lab: np.ndarray, body: np.ndarray, ink: np.ndarray) -> np.ndarray:
-    """The network's (2, INPUT, INPUT) float32 input for a face read as ink `ink` on body `body`."""
-    cover = ink_coverage(lab, body, ink)
+def glyph_input(
+    lab: np.ndarray, body: np.ndarray, ink: np.ndarray, noise: np.ndarray | None = None
+) -> np.ndarray:
+    """The network's (2, INPUT, INPUT) float32 input for a face read as ink `ink` on body `body`
+    (`noise`: the rim's σ per Lab channel, see :func:`vision.dice_faces.ink_coverage`)."""
+    cover = ink_coverage(lab, body, ink, noise)
     light = np.clip((lab[..., 0] - float(body[0])) / 40.0, -1.5, 1.5)
     sl = slice(CROP, CROP + INPUT)
     out = np.stack([cover[sl, sl], light[sl, sl]]).astype(np.float32)

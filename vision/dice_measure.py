@@ -111,6 +111,7 @@ class Face:
     centre: np.ndarray  # Lab of the middle (its darker half: no glare)
     paint_spread: float  # how far the inner area's L* dips below its median, doubled (ink)
     ring_spread: float  # L* difference between the rim's four sides
+    noise: np.ndarray = field(default_factory=lambda: np.zeros(3))  # the rim's robust σ per Lab channel
     excess: float = 0.0  # how much longer the region is than a flat die could look (die sides)
     pos_mm: tuple[float, float] = (0.0, 0.0)  # where the die stands on the tray
     prior_cost: float = 0.0  # added to the cost of this region as any die (off the tray)
@@ -134,7 +135,8 @@ def measure(raw: RawFace, white: np.ndarray) -> Face:
     rgb = raw.patch[..., ::-1] / (white[::-1] * raw.light)
     lab = rgb_to_lab(rgb)
     flat = lab.reshape(-1, 3)
-    body = np.median(flat[_RING_I], axis=0)
+    ring = flat[_RING_I]
+    body = np.median(ring, axis=0)
     # Each side of the rim, body-coloured pixels only (a letter may reach into the rim; the
     # lightness window lets a darker, tilted side face in).
     sides = []
@@ -158,4 +160,7 @@ def measure(raw: RawFace, white: np.ndarray) -> Face:
         # printed on, while a lamp's reflection on glossy paint is lighter and must not count.
         paint_spread=2.0 * float(np.subtract(*np.percentile(inner_l, [50, 5]))),
         ring_spread=(max(sides) - min(sides)) if len(sides) >= 2 else 0.0,
+        # How much the plain body scatters (median absolute deviation as a σ; a letter reaching
+        # into the rim does not move it): weak channels under a strongly coloured lamp.
+        noise=1.4826 * np.median(np.abs(ring - body), axis=0),
     )

@@ -201,19 +201,19 @@ def _refine_edges(gray: np.ndarray, quad: np.ndarray, reach: float = 14.0) -> np
     return out
 
 
-def find_plain_tray(gray: np.ndarray, tray: TraySpec) -> TrayView | None:
-    """The tray as the largest dark four-sided region of the image."""
-    h, w = gray.shape
-    scale = 320.0 / w
-    small = cv2.resize(gray, (320, round(h * scale)), interpolation=cv2.INTER_AREA)
-    small = cv2.GaussianBlur(small, (5, 5), 0)
-    otsu, _ = cv2.threshold(small, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    below = small[small < otsu]
-    if below.size == 0:
-        return None
-    # Halfway between the tray's own darkness and Otsu's split: a shaded table edge that is
-    # darker than the rest of the table must not join the tray.
-    level = float(np.median(below)) + 0.5 * (otsu - float(np.median(below)))
+def _aspect_misfit(quad: np.ndarray, tray: TraySpec) -> float:
+    """How far a quad's side ratio is from the tray's (0: the tray's own proportions). The
+    camera looks nearly straight down, so the tray's picture keeps its proportions (trays
+    found right on the tuning splits: at most 0.011)."""
+    top, right, bottom, left = (float(np.linalg.norm(quad[(i + 1) % 4] - quad[i])) for i in range(4))
+    return abs((top + bottom) / max(left + right, 1e-9) / (tray.width_mm / tray.height_mm) - 1.0)
+
+
+ASPECT_MISFIT = 0.03  # a dark region further off the tray's proportions holds dark table too
+
+
+def _dark_quad(small: np.ndarray, level: float, scale: float) -> np.ndarray | None:
+    """The smallest rectangle around the largest region darker than `level` (image pixels)."""
     dark = (small < level).astype(np.uint8) * 255
     dark = cv2.morphologyEx(dark, cv2.MORPH_OPEN, np.ones((7, 7), np.uint8))
     contours, _ = cv2.findContours(dark, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
@@ -230,6 +230,36 @@ def find_plain_tray(gray: np.ndarray, tray: TraySpec) -> TrayView | None:
     quad = _order_corners(cv2.boxPoints(cv2.minAreaRect(hull)).astype(np.float64) / scale)
     if cv2.contourArea(quad.astype(np.float32)) < 0.8 * area / scale**2:
         return None
+    return quad
+
+
+def find_plain_tray(gray: np.ndarray, tray: TraySpec) -> TrayView | None:
+    """The tray as the largest dark four-sided region of the image."""
+    h, w = gray.shape
+    scale = 320.0 / w
+    small = cv2.resize(gray, (320, round(h * scale)), interpolation=cv2.INTER_AREA)
+    small = cv2.GaussianBlur(small, (5, 5), 0)
+    otsu, _ = cv2.threshold(small, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    below = small[small < otsu]
+    if below.size == 0:
+        return None
+    # Halfway between the tray's own darkness and Otsu's split: a shaded table edge that is
+    # darker than the rest of the table must not join the tray.
+    tray_level = float(np.median(below))
+    quad = _dark_quad(small, tray_level + 0.5 * (otsu - tray_level), scale)
+    if quad is None:
+        return None
+    # Under lamps that leave the table's far parts as dim as the tray, those parts join it and
+    # the region loses the tray's proportions; a level closer to the tray's own darkness
+    # leaves them out (val-lamps: the table then showed inside the "tray" as a long strip,
+    # taken for a hand over the tray).
+    misfit = _aspect_misfit(quad, tray)
+    for share in (0.3, 0.15):
+        if misfit <= ASPECT_MISFIT:
+            break
+        alt = _dark_quad(small, tray_level + share * (otsu - tray_level), scale)
+        if alt is not None and _aspect_misfit(alt, tray) < misfit - 0.02:
+            quad, misfit = alt, _aspect_misfit(alt, tray)
     quad = _refine_edges(gray, quad, reach=20.0)
     wmm, hmm = tray.width_mm, tray.height_mm
     dst = np.array([[0, 0], [wmm, 0], [wmm, hmm], [0, hmm]], np.float64)

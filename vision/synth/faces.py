@@ -87,10 +87,10 @@ def frame_faces(
         face = measure(raw, white)
         if die.kind == "colour":
             for ink in ("black", "white"):
-                out.append((glyph_input(face.lab, face.body, labs[ink]), NONE, "colour"))
+                out.append((glyph_input(face.lab, face.body, labs[ink], face.noise), NONE, "colour"))
             continue
         turns = true_turns(raw.corners_img, np.array(truth.quad))
-        x = glyph_input(face.lab, face.body, labs[die.ink])
+        x = glyph_input(face.lab, face.body, labs[die.ink], face.noise)
         out.append((x, class_index(die.kind, die.style, truth.value, turns), die.kind))
     return out
 
