@@ -206,3 +206,22 @@ def test_a_phantom_spot_off_the_board_does_not_blank_bare_squares() -> None:
     read = read_board(shot.image)
     clear = [sq for sq in ALL_SQUARES if shot.hidden[sq] == 0 and not shot.truth[sq]]
     assert sum(read.square(sq).state == "unknown" for sq in clear) <= 5
+
+
+def test_a_glare_spot_must_show_its_light_on_both_colours(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A spot fitted to a grey sleeve also "keeps" the printed contrast of the bare squares
+    # around the sleeve, where it adds no light at all; such a spot is dropped, a real one kept.
+    from vision import board_surface
+    from vision.board_glare import Spot, spot_map
+    from vision.board_surface import View, lamp_light
+
+    pred = _board(np.random.default_rng(5)).astype(np.float32)  # bare board's predicted colour
+    n = SIZE * PPU
+    spot = Spot(100.0, 110.0, 20.0, 0.2)
+    monkeypatch.setattr(board_surface, "fit_spots", lambda *a, **k: [spot])
+    view = View.of(DEFAULT_GEOMETRY, PPU)
+    usable = ~view.line
+    saturated = np.zeros((n, n), bool)
+    lit = (pred + spot_map([spot], (n, n))[..., None]).astype(np.float32)
+    assert lamp_light(lit, pred, usable, saturated, view) == [spot]
+    assert lamp_light(pred.copy(), pred, usable, saturated, view) == []

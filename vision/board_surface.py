@@ -63,6 +63,7 @@ PALETTE_ERODE = 2  # px: a hand's edge pixels mix with the board; its palette is
 REACH = 1.2  # squares: how far a hand may extend unseen over squares of its colour
 GLARE_ROUNDS = 2
 SPOT_CONTRAST = 0.7  # share of the printed contrast that must survive under a glare spot
+SPOT_EXPLAINS = 0.6  # under a spot, each class must show at least 1 − this of the spot's light
 
 
 def to_linear(top: np.ndarray) -> np.ndarray:
@@ -144,7 +145,12 @@ def lamp_light(
             continue  # too little of the board under it to tell lamp light from an object
         lost = float(np.median(gap[dark]) - np.median(gap[light]))
         contrast = float(np.median(pred_mean[light]) - np.median(pred_mean[dark]))
-        if contrast > 0 and lost <= (1 - SPOT_CONTRAST) * contrast:
+        # And the light must be there, on both classes: a spot fitted to a grey sleeve also
+        # "keeps" the contrast of the bare squares around the sleeve, where it adds nothing.
+        there = all(
+            float(np.median(gap[c])) >= -SPOT_EXPLAINS * float(np.median(bump[c])) for c in (dark, light)
+        )
+        if contrast > 0 and lost <= (1 - SPOT_CONTRAST) * contrast and there:
             kept.append(s)
     return kept
 
