@@ -64,6 +64,7 @@ REACH = 1.2  # squares: how far a hand may extend unseen over squares of its col
 GLARE_ROUNDS = 2
 SPOT_CONTRAST = 0.7  # share of the printed contrast that must survive under a glare spot
 SPOT_EXPLAINS = 0.6  # under a spot, each class must show at least 1 − this of the spot's light
+SPOT_SLACK = 0.02  # ... give or take this much (linear): a faint skirt is within the model's error
 
 
 def to_linear(top: np.ndarray) -> np.ndarray:
@@ -148,7 +149,8 @@ def lamp_light(
         # And the light must be there, on both classes: a spot fitted to a grey sleeve also
         # "keeps" the contrast of the bare squares around the sleeve, where it adds nothing.
         there = all(
-            float(np.median(gap[c])) >= -SPOT_EXPLAINS * float(np.median(bump[c])) for c in (dark, light)
+            float(np.median(gap[c])) >= -SPOT_EXPLAINS * float(np.median(bump[c])) - SPOT_SLACK
+            for c in (dark, light)
         )
         if contrast > 0 and lost <= (1 - SPOT_CONTRAST) * contrast and there:
             kept.append(s)
