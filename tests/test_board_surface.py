@@ -199,6 +199,16 @@ def test_no_glare_spot_is_centred_far_off_the_board() -> None:
     assert any(abs(s.u - 60) < 4 and abs(s.v - 90) < 4 for s in found), found
 
 
+def test_a_narrow_spot_just_off_the_edge_is_found() -> None:
+    # A lamp reflected just beyond the board's edge (1.8 squares out, one square wide) throws
+    # its flank over the edge squares; that light is modelled, not left to look foreign.
+    n = SIZE * PPU
+    yy, xx = np.mgrid[0:n, 0:n].astype(np.float32)
+    excess = 0.5 * np.exp(-((xx - 100) ** 2 + (yy - n - 1.8 * PPU) ** 2) / (2 * (1.0 * PPU) ** 2))
+    found = fit_spots(excess, np.ones((n, n), bool), PPU)
+    assert any(abs(s.u - 100) < 6 and abs(s.v - n - 1.8 * PPU) < 8 for s in found), found
+
+
 def test_a_phantom_spot_off_the_board_does_not_blank_bare_squares() -> None:
     # Tune scene 461: a strong light gradient and a hand once made a wide spot off the board
     # that soaked up the lighting's misfit; a third of the board came out unknown.
