@@ -173,6 +173,15 @@ def test_hands_under_strong_glare_stay_unknown(index: int, square: str) -> None:
     assert read_board(shot.image).square(square).state == "unknown"
 
 
+def test_a_pale_sleeve_is_not_shading_plus_lamp_light() -> None:
+    # Tune scene 993: a pale grey sleeve over a3, under a glare spot fitted partly on the sleeve
+    # itself, fitted the board as dimmed squares plus grey light far beyond the modelled lamp's;
+    # a whole piece could lie under it, and a3 was read as empty.
+    shot = scene("tune", 993)
+    assert shot.hide["a3"] == 1.0
+    assert read_board(shot.image).square("a3").state == "unknown"
+
+
 def test_shadow_band_beside_a_sleeve_is_seen() -> None:
     # Tune scene 53: a sleeve's deep shadow lies along it over dark and light squares alike.
     shot = scene("tune", 53)

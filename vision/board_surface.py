@@ -39,6 +39,7 @@ FILL_SIGMA = 1.0  # squares: where a window cannot tell a from b, take them from
 RIDGE = 0.02  # pull of a towards 1 and b towards 0, relative to a full window's evidence
 A_RANGE = (0.4, 1.5)  # local light factor: shadow at the low end, model error at the high end
 B_MIN = -0.02  # lamp light cannot be negative (linear units; plus 20 % of the modelled glare)
+B_MAX, B_LAMP = 0.1, 1.0  # nor far more than the modelled glare: grey added light is a grey cloth
 PASSES = 3
 FOREIGN_SIGMAS = 5.0  # residual (in noise sigmas) beyond which a pixel is not board
 WEAK_SIGMAS = 3.0  # ... or beyond which it is not, when joined to a large foreign region
@@ -289,7 +290,9 @@ def analyse(
         resid = np.where(saturated, np.maximum(SATURATED - model, 0.0), resid)
         sigma = _noise(resid, model, w > 0)
         resid_n = cmax(np.abs(resid) / sigma)
-        implausible = ident & ((a < A_RANGE[0]) | (a > A_RANGE[1]) | (b < B_MIN - 0.2 * lamp))
+        implausible = ident & (
+            (a < A_RANGE[0]) | (a > A_RANGE[1]) | (b < B_MIN - 0.2 * lamp) | (b > B_MAX + B_LAMP * lamp)
+        )
         w = w0 * (resid_n < KEEP_SIGMAS) * ~implausible
     dimmed, smooth, deep = _shadowed(
         rest, pred, a, b, lamp, top_levels, saturated, sigma, judged, view.classes, view.line
