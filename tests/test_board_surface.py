@@ -173,6 +173,15 @@ def test_hands_under_strong_glare_stay_unknown(index: int, square: str) -> None:
     assert read_board(shot.image).square(square).state == "unknown"
 
 
+def test_a_pale_sleeve_is_not_shading_plus_lamp_light() -> None:
+    # Tune scene 993: a pale grey sleeve over a3, under a glare spot fitted partly on the sleeve
+    # itself, fitted the board as dimmed squares plus grey light far beyond the modelled lamp's;
+    # a whole piece could lie under it, and a3 was read as empty.
+    shot = scene("tune", 993)
+    assert shot.hide["a3"] == 1.0
+    assert read_board(shot.image).square("a3").state == "unknown"
+
+
 def test_shadow_band_beside_a_sleeve_is_seen() -> None:
     # Tune scene 53: a sleeve's deep shadow lies along it over dark and light squares alike.
     shot = scene("tune", 53)
@@ -199,6 +208,16 @@ def test_no_glare_spot_is_centred_far_off_the_board() -> None:
     assert any(abs(s.u - 60) < 4 and abs(s.v - 90) < 4 for s in found), found
 
 
+def test_a_narrow_spot_just_off_the_edge_is_found() -> None:
+    # A lamp reflected just beyond the board's edge (1.8 squares out, one square wide) throws
+    # its flank over the edge squares; that light is modelled, not left to look foreign.
+    n = SIZE * PPU
+    yy, xx = np.mgrid[0:n, 0:n].astype(np.float32)
+    excess = 0.5 * np.exp(-((xx - 100) ** 2 + (yy - n - 1.8 * PPU) ** 2) / (2 * (1.0 * PPU) ** 2))
+    found = fit_spots(excess, np.ones((n, n), bool), PPU)
+    assert any(abs(s.u - 100) < 6 and abs(s.v - n - 1.8 * PPU) < 8 for s in found), found
+
+
 def test_a_phantom_spot_off_the_board_does_not_blank_bare_squares() -> None:
     # Tune scene 461: a strong light gradient and a hand once made a wide spot off the board
     # that soaked up the lighting's misfit; a third of the board came out unknown.
@@ -206,3 +225,22 @@ def test_a_phantom_spot_off_the_board_does_not_blank_bare_squares() -> None:
     read = read_board(shot.image)
     clear = [sq for sq in ALL_SQUARES if shot.hidden[sq] == 0 and not shot.truth[sq]]
     assert sum(read.square(sq).state == "unknown" for sq in clear) <= 5
+
+
+def test_a_glare_spot_must_show_its_light_on_both_colours(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A spot fitted to a grey sleeve also "keeps" the printed contrast of the bare squares
+    # around the sleeve, where it adds no light at all; such a spot is dropped, a real one kept.
+    from vision import board_surface
+    from vision.board_glare import Spot, spot_map
+    from vision.board_surface import View, lamp_light
+
+    pred = _board(np.random.default_rng(5)).astype(np.float32)  # bare board's predicted colour
+    n = SIZE * PPU
+    spot = Spot(100.0, 110.0, 20.0, 0.2)
+    monkeypatch.setattr(board_surface, "fit_spots", lambda *a, **k: [spot])
+    view = View.of(DEFAULT_GEOMETRY, PPU)
+    usable = ~view.line
+    saturated = np.zeros((n, n), bool)
+    lit = (pred + spot_map([spot], (n, n))[..., None]).astype(np.float32)
+    assert lamp_light(lit, pred, usable, saturated, view) == [spot]
+    assert lamp_light(pred.copy(), pred, usable, saturated, view) == []

@@ -29,6 +29,9 @@ MIN_AMPLITUDE = 0.04  # linear excess below this is not worth modelling
 MIN_WIDTH = 0.25  # squares: narrower bumps are not lamp reflections (edges, stickers)
 MAX_WIDTH = 4.0
 OUTSIDE = 1.5  # squares: how far off the board a spot's centre may lie
+OUTSIDE_NARROW = 2.5  # ... if the spot is no wider than NARROW squares
+NARROW = 1.25
+ITERATIONS = 12
 SCALE = 2  # the fit runs on a view this many times smaller: spots are smooth
 
 
@@ -93,7 +96,7 @@ def _refine(
 ) -> Spot | None:
     """Gauss–Newton on (amplitude, centre, width) with Tukey weights; None if implausible."""
     cu, cv, wd, amp = s.u, s.v, s.width, s.amplitude
-    for it in range(12):
+    for it in range(ITERATIONS):
         near = ((uu - cu) ** 2 + (vv - cv) ** 2 < (3.5 * wd) ** 2) & (m > 0)
         if near.sum() < 12:
             return None
@@ -121,9 +124,12 @@ def _refine(
     if amp < MIN_AMPLITUDE or wd < MIN_WIDTH * p:
         return None
     h, w = rest.shape
-    if not (-OUTSIDE * p <= cu <= w + OUTSIDE * p and -OUTSIDE * p <= cv <= h + OUTSIDE * p):
-        # Centred far off the board, a wide bump is poorly pinned down by the skirt that
-        # shows: it soaks up any misfit of the lighting (a hand's, a strong vignette).
+    # Centred far off the board, a wide bump is poorly pinned down by the skirt that shows: it
+    # soaks up any misfit of the lighting (a hand's, a strong vignette). A narrow one just off
+    # the edge is pinned down by its steep flank, and the light it throws over the edge
+    # squares is as real as any spot's.
+    out = (OUTSIDE_NARROW if wd <= NARROW * p else OUTSIDE) * p
+    if not (-out <= cu <= w + out and -out <= cv <= h + out):
         return None
     return Spot(cu, cv, wd, amp)
 

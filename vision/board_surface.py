@@ -39,6 +39,7 @@ FILL_SIGMA = 1.0  # squares: where a window cannot tell a from b, take them from
 RIDGE = 0.02  # pull of a towards 1 and b towards 0, relative to a full window's evidence
 A_RANGE = (0.4, 1.5)  # local light factor: shadow at the low end, model error at the high end
 B_MIN = -0.02  # lamp light cannot be negative (linear units; plus 20 % of the modelled glare)
+B_MAX, B_LAMP = 0.1, 1.0  # nor far more than the modelled glare: grey added light is a grey cloth
 PASSES = 3
 FOREIGN_SIGMAS = 5.0  # residual (in noise sigmas) beyond which a pixel is not board
 WEAK_SIGMAS = 3.0  # ... or beyond which it is not, when joined to a large foreign region
@@ -63,6 +64,8 @@ PALETTE_ERODE = 2  # px: a hand's edge pixels mix with the board; its palette is
 REACH = 1.2  # squares: how far a hand may extend unseen over squares of its colour
 GLARE_ROUNDS = 2
 SPOT_CONTRAST = 0.7  # share of the printed contrast that must survive under a glare spot
+SPOT_EXPLAINS = 0.6  # under a spot, each class must show at least 1 − this of the spot's light
+SPOT_SLACK = 0.02  # ... give or take this much (linear): a faint skirt is within the model's error
 
 
 def to_linear(top: np.ndarray) -> np.ndarray:
@@ -144,7 +147,13 @@ def lamp_light(
             continue  # too little of the board under it to tell lamp light from an object
         lost = float(np.median(gap[dark]) - np.median(gap[light]))
         contrast = float(np.median(pred_mean[light]) - np.median(pred_mean[dark]))
-        if contrast > 0 and lost <= (1 - SPOT_CONTRAST) * contrast:
+        # And the light must be there, on both classes: a spot fitted to a grey sleeve also
+        # "keeps" the contrast of the bare squares around the sleeve, where it adds nothing.
+        there = all(
+            float(np.median(gap[c])) >= -SPOT_EXPLAINS * float(np.median(bump[c])) - SPOT_SLACK
+            for c in (dark, light)
+        )
+        if contrast > 0 and lost <= (1 - SPOT_CONTRAST) * contrast and there:
             kept.append(s)
     return kept
 
@@ -281,7 +290,9 @@ def analyse(
         resid = np.where(saturated, np.maximum(SATURATED - model, 0.0), resid)
         sigma = _noise(resid, model, w > 0)
         resid_n = cmax(np.abs(resid) / sigma)
-        implausible = ident & ((a < A_RANGE[0]) | (a > A_RANGE[1]) | (b < B_MIN - 0.2 * lamp))
+        implausible = ident & (
+            (a < A_RANGE[0]) | (a > A_RANGE[1]) | (b < B_MIN - 0.2 * lamp) | (b > B_MAX + B_LAMP * lamp)
+        )
         w = w0 * (resid_n < KEEP_SIGMAS) * ~implausible
     dimmed, smooth, deep = _shadowed(
         rest, pred, a, b, lamp, top_levels, saturated, sigma, judged, view.classes, view.line
