@@ -172,7 +172,9 @@ def _panel(state: CamelState, race: Race | None) -> list[str]:
         text = f"{mover.id} to play" + (" (oasis)" if race.on_oasis else "")
     else:
         text = "lay out the ring" if state.layout is None else "choose the start card"
-    lines.append(f'<text id="race-status" x="{x}" y="{y}" font-size="18" fill="#ffd166">{escape(text)}</text>')
+    lines.append(
+        f'<text id="race-status" x="{x}" y="{y}" font-size="18" fill="#ffd166">{escape(text)}</text>'
+    )
     if race is not None and not race.over:
         y += 30
         lines.append(f'<text x="{x}" y="{y}" font-size="13" fill="#bbb">caravan, back to front:</text>')
