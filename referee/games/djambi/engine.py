@@ -306,8 +306,8 @@ class DjambiEngine:
         turn, ruler = position.turn, position.ruler()
         headline = None
         if not state.finished and turn is not None:
-            mover = state.name(turn) or turn.name.capitalize()
-            headline = f"{mover} ({turn.name.capitalize()}) to move"
+            colour, player = turn.name.capitalize(), state.name(turn)
+            headline = f"{player} ({colour}) to move" if player else f"{colour} to move"
         return {
             "scores": {state.name(p): counts[p] for p in Party if state.name(p) is not None},
             "scores_label": "Living pieces commanded",

@@ -65,8 +65,8 @@ function render(view) {
     setText($("call-big"), w ? (Array.isArray(w) ? "Winners: " + w.join(", ") : w + " wins the game") : "Game over");
     setText($("call-sub"), "");
   } else {
-    const headline = game && (game.summary.headline || game.title);
-    setText($("call-big"), game && game.contest ? "Next: " + game.contest.label : (game ? headline : "Waiting for the scorekeeper"));
+    const idle = game ? game.summary.headline || game.title : "Waiting for the scorekeeper";
+    setText($("call-big"), game && game.contest ? "Next: " + game.contest.label : idle);
     setText($("call-sub"), game && game.contest ? "waiting for the scorekeeper to arm" : "");
   }
 
