@@ -11,10 +11,10 @@ from hardware.timing import format_ns
 __all__ = ["SEAT_COLOURS", "bar_chart_svg", "timeline_svg"]
 
 
-def bar_chart_svg(values: Mapping[str, int], unit: str, singular: str | None = None) -> str:
+def bar_chart_svg(values: Mapping[str, int], unit: str) -> str:
     """Horizontal bars, one per name, for scores; the value is written inside the picture.
-    ``unit`` is the plural ("points"); ``singular`` defaults to it less a final "s"."""
-    one = singular if singular is not None else unit.removesuffix("s")
+    ``unit`` is a plural in "s" ("points"): a value of 1 takes it without ("1 point")."""
+    one = unit.removesuffix("s")
     rows = list(values.items())
     height = 40 * max(len(rows), 1) + 10
     top = max([v for _, v in rows] + [1])

@@ -157,7 +157,7 @@ def page(browser: Any) -> Iterator[Any]:
     shots = os.environ.get("REFEREE_TEST_SHOTS")  # a folder: keep what every page showed at the end
     if shots:
         Path(shots).mkdir(parents=True, exist_ok=True)
+        name = re.sub(r"\W+", "-", os.environ.get("PYTEST_CURRENT_TEST", "test").split(" ")[0])
         for i, shown in enumerate(context.pages):
-            name = re.sub(r"\W+", "-", os.environ.get("PYTEST_CURRENT_TEST", "test").split(" ")[0])
             shown.screenshot(path=str(Path(shots) / f"{name}-{i}.png"), full_page=True)
     context.close()
