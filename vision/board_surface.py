@@ -29,6 +29,7 @@ import numpy as np
 
 from vision.board_geometry import SIZE, BoardGeometry
 from vision.board_glare import Spot, fit_spots, spot_map
+from vision.board_hands import reach_across_lines
 from vision.board_lighting import LOG_FLOOR, Lighting, design
 
 SATURATED = 250
@@ -459,6 +460,12 @@ def _under_hands(
     same |= washed
     same &= dist <= REACH * ppu
     same &= judged & ~foreign & ~closed
+    # Into a square where no hand shows, a hand seen next door goes on only as a solid hand
+    # would: its outline carried on across the grid line (vision.board_hands). Where some of
+    # the hand shows in the square itself, its shading may fade into the square's colour
+    # anywhere: no bound there.
+    hand = blobs | closed
+    same &= reach_across_lines(hand, ppu, LINE_PX) | _squares_with(hand, ppu)
     # Grown from the hands across the grid lines (a disc: a corner contact does not count).
     jump = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (4 * LINE_PX + 3,) * 2)
     grown = cv2.dilate(blobs.astype(np.uint8), jump) & same.astype(np.uint8)
@@ -469,6 +476,14 @@ def _under_hands(
             break
         grown = nxt
     return closed | (grown > 0)
+
+
+def _squares_with(mask: np.ndarray, ppu: int) -> np.ndarray:
+    """Every pixel of the squares whose inside holds some of ``mask``."""
+    n = mask.shape[0] // ppu
+    inner = mask.reshape(n, ppu, n, ppu)[:, LINE_PX : ppu - LINE_PX, :, LINE_PX : ppu - LINE_PX]
+    has = inner.any(axis=(1, 3))
+    return np.kron(has, np.ones((ppu, ppu), bool))
 
 
 def _widen(palette: np.ndarray) -> np.ndarray:
