@@ -39,8 +39,10 @@ import numpy as np
 ANGLE = math.radians(25)  # an outline may turn by this much beyond where it is measured
 MARGIN = 2.0  # px: slack on each end of a chord (blur and thresholding move an edge)
 TRACE = 8  # px: how deep into the neighbour a chord's ends are followed
-MIN_TRACE = 3  # px: a chord followed less deep than this gives no direction to trust
+NEAR = 1  # px: a hand within this distance of a grid line is taken to reach it
+MIN_TRACE = NEAR + 1  # px: a chord followed less deep than this gives no direction to trust
 SHORT_SPREAD = 1.0  # px per px: how fast such a chord may widen into the square
+MAX_NARROW = 1.5  # px per px: how fast a chord's end may close in
 MAX_SLOPE = 1.5  # px per px: steeper ends (an outline nearly along the line) are clipped
 
 
@@ -109,35 +111,39 @@ def _carried_on(strip: np.ndarray, distance: np.ndarray, along: np.ndarray) -> n
     ``distance`` px from the neighbour's row 0, columns ``along``."""
     inside = len(along)
     allowed = np.zeros((len(distance), inside), bool)
-    for first, last in _runs(strip[0]):
-        lefts, rights = [float(first)], [float(last)]
+    # The hand's pixels nearest a line are often missed (the line's own darkness blurs into
+    # them): the hand "at the line" is what shows within NEAR px of it.
+    for first, last in _runs(strip[:NEAR].any(axis=0)):
+        lefts, rights, at = [float(first)], [float(last)], [0.0]
         left, right = first, last
-        for d in range(1, len(strip)):
+        for d in range(NEAR, len(strip)):
             over = [(a, b) for a, b in _runs(strip[d]) if b >= left - 1 and a <= right + 1]
             if not over:
                 break
             left, right = min(a for a, _ in over), max(b for _, b in over)
             lefts.append(float(left))
             rights.append(float(right))
-        traced = len(lefts)
-        lo = _end_bound(lefts, traced, first == 0, -1, distance)
-        hi = _end_bound(rights, traced, last == inside - 1, 1, distance)
+            at.append(float(d))
+        lo = _end_bound(at, lefts, first == 0, -1, distance)
+        hi = _end_bound(at, rights, last == inside - 1, 1, distance)
         allowed |= (along[None, :] >= lo[:, None]) & (along[None, :] <= hi[:, None])
     return allowed
 
 
-def _end_bound(ends: list[float], traced: int, open_end: bool, sign: int, distance: np.ndarray) -> np.ndarray:
+def _end_bound(
+    at: list[float], ends: list[float], open_end: bool, sign: int, distance: np.ndarray
+) -> np.ndarray:
     """Where one end of a chord may be at each ``distance`` past the neighbour's row 0: on the
     straight line through its traced positions, widened (``sign`` −1 for the low end, +1 for
     the high end) by the margin; unbounded if the end runs out of the window."""
     if open_end:
         return np.full(len(distance), sign * np.inf)
     e0 = ends[0]
-    if traced < MIN_TRACE:
+    if at[-1] < MIN_TRACE:
         return e0 + sign * (MARGIN + SHORT_SPREAD * distance)
-    d = np.arange(traced, dtype=np.float64)
-    slope = float(np.polyfit(d, np.asarray(ends), 1)[0])
-    slope = float(np.clip(slope, -MAX_SLOPE, MAX_SLOPE))
-    # Going from the neighbour into the square is going the other way along d.
-    centre = e0 - slope * distance
-    return centre + sign * (MARGIN + math.tan(ANGLE) * distance)
+    slope = float(np.polyfit(np.asarray(at), np.asarray(ends), 1)[0])
+    # Going from the neighbour into the square is going the other way along d. An outline
+    # that closes in towards the line may be one whose last pixels were missed: the chord is
+    # never taken to narrow into the square, only to widen.
+    widening = float(np.clip(-sign * slope, -MAX_NARROW, MAX_SLOPE))
+    return e0 + sign * (MARGIN + (widening + math.tan(ANGLE)) * distance)
