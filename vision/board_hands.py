@@ -46,9 +46,14 @@ MAX_NARROW = 1.5  # px per px: how fast a chord's end may close in
 MAX_SLOPE = 1.5  # px per px: steeper ends (an outline nearly along the line) are clipped
 
 
-def reach_across_lines(hand: np.ndarray, ppu: int, line_px: int) -> np.ndarray:
+def reach_across_lines(
+    hand: np.ndarray, ppu: int, line_px: int, squares: np.ndarray | None = None
+) -> np.ndarray:
     """Pixels of each square's inside that a hand seen in a side neighbour could cover unseen,
-    carried on straight (± ANGLE) from where it crosses the grid line (see the module doc)."""
+    carried on straight (± ANGLE) from where it crosses the grid line (see the module doc).
+
+    ``squares`` (size × size bools, top-view order) limits the work to the squares asked about.
+    """
     n = hand.shape[0]
     size = n // ppu
     out = np.zeros_like(hand, dtype=bool)
@@ -57,16 +62,25 @@ def reach_across_lines(hand: np.ndarray, ppu: int, line_px: int) -> np.ndarray:
     inside = hi - lo
     depths = np.arange(inside, dtype=np.float64)
     along = np.arange(inside, dtype=np.float64)
+    # Which squares the hand touches on which side (within NEAR px of the line), all at once;
+    # keyed by where the square lies from the neighbour it faces.
+    inner = hand.reshape(size, ppu, size, ppu)[:, lo:hi, :, lo:hi]
+    touches = {
+        (0, -1): inner[:, :, :, -NEAR:].any(axis=(1, 3)),  # right side, facing a neighbour on its right
+        (0, 1): inner[:, :, :, :NEAR].any(axis=(1, 3)),
+        (-1, 0): inner[:, -NEAR:].any(axis=(1, 3)),  # bottom side
+        (1, 0): inner[:, :NEAR].any(axis=(1, 3)),
+    }
     for row in range(size):
         for col in range(size):
+            if squares is not None and not squares[row, col]:
+                continue
             v0, u0 = row * ppu + lo, col * ppu + lo
             for dr, dc in ((0, -1), (0, 1), (-1, 0), (1, 0)):
                 nr, nc = row + dr, col + dc
-                if not (0 <= nr < size and 0 <= nc < size):
+                if not (0 <= nr < size and 0 <= nc < size) or not touches[(dr, dc)][nr, nc]:
                     continue
                 strip = _neighbour_strip(hand, nr * ppu + lo, nc * ppu + lo, inside, (dr, dc))
-                if not strip[0].any():
-                    continue
                 allowed = _carried_on(strip, depths + gap, along)  # (depth into square, along)
                 block = out[v0 : v0 + inside, u0 : u0 + inside]
                 block |= _to_square(allowed, (dr, dc))

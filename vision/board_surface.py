@@ -435,7 +435,8 @@ def _under_hands(
     # the hand shows in the square itself, its shading may fade into the square's colour
     # anywhere: no bound there. This bounds both the gaps a palm spans and the hand's colours.
     closed = (cv2.morphologyEx(blobs.astype(np.uint8), cv2.MORPH_CLOSE, disc) > 0) & ~foreign
-    bound = reach_across_lines(blobs | closed, ppu, LINE_PX) | _squares_with(blobs, ppu)
+    own = _squares_with(blobs, ppu)
+    bound = reach_across_lines(blobs | closed, ppu, LINE_PX, ~own) | _spread(own, ppu)
     closed &= bound
     # The palettes: colours each hand shows in its core, give or take one bin per channel.
     # Each pixel is compared with the palette of the hand nearest to it.
@@ -481,14 +482,19 @@ def _under_hands(
 
 
 def _squares_with(mask: np.ndarray, ppu: int) -> np.ndarray:
-    """Every pixel of the squares whose inside holds some of ``mask``, more than a thin line
-    of it: the outline of a hand next door passing a square's corner, blurred, makes a line
-    of misfit pixels one or two wide, which says nothing of a hand's shading in the square."""
+    """The squares (size × size, top-view order) whose inside holds some of ``mask``, more
+    than a thin line of it: the outline of a hand next door passing a square's corner,
+    blurred, makes a line of misfit pixels one or two wide, which says nothing of a hand's
+    shading in the square."""
     n = mask.shape[0] // ppu
     body = cv2.erode(mask.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
     inner = body.reshape(n, ppu, n, ppu)[:, LINE_PX : ppu - LINE_PX, :, LINE_PX : ppu - LINE_PX]
-    has = inner.sum(axis=(1, 3)) >= OWN_PIXELS
-    return np.kron(has, np.ones((ppu, ppu), bool))
+    return inner.sum(axis=(1, 3)) >= OWN_PIXELS
+
+
+def _spread(squares: np.ndarray, ppu: int) -> np.ndarray:
+    """A per-square mask → per pixel."""
+    return np.kron(squares, np.ones((ppu, ppu), bool))
 
 
 def _widen(palette: np.ndarray) -> np.ndarray:
