@@ -65,11 +65,13 @@ def reach_across_lines(
     # Which squares the hand touches on which side (within NEAR px of the line), all at once;
     # keyed by where the square lies from the neighbour it faces.
     inner = hand.reshape(size, ppu, size, ppu)[:, lo:hi, :, lo:hi]
-    touches = {
-        (0, -1): inner[:, :, :, -NEAR:].any(axis=(1, 3)),  # right side, facing a neighbour on its right
-        (0, 1): inner[:, :, :, :NEAR].any(axis=(1, 3)),
-        (-1, 0): inner[:, -NEAR:].any(axis=(1, 3)),  # bottom side
-        (1, 0): inner[:, :NEAR].any(axis=(1, 3)),
+    touches: dict[tuple[int, int], np.ndarray] = {
+        (0, -1): np.asarray(
+            inner[:, :, :, -NEAR:].any(axis=(1, 3))
+        ),  # right side, facing a neighbour on its right
+        (0, 1): np.asarray(inner[:, :, :, :NEAR].any(axis=(1, 3))),
+        (-1, 0): np.asarray(inner[:, -NEAR:].any(axis=(1, 3))),  # bottom side
+        (1, 0): np.asarray(inner[:, :NEAR].any(axis=(1, 3))),
     }
     for row in range(size):
         for col in range(size):
@@ -127,7 +129,7 @@ def _carried_on(strip: np.ndarray, distance: np.ndarray, along: np.ndarray) -> n
     allowed = np.zeros((len(distance), inside), bool)
     # The hand's pixels nearest a line are often missed (the line's own darkness blurs into
     # them): the hand "at the line" is what shows within NEAR px of it.
-    for first, last in _runs(strip[:NEAR].any(axis=0)):
+    for first, last in _runs(np.asarray(strip[:NEAR].any(axis=0))):
         lefts, rights, at = [float(first)], [float(last)], [0.0]
         left, right = first, last
         for d in range(NEAR, len(strip)):
