@@ -1,6 +1,8 @@
 """Board reader benchmark: accuracy on held-out synthetic scenes and time per 1920×1080 frame.
 
-    python bench/bench_board.py [--scenes 300] [--split heldout] [--repeats 3] [--json OUT]
+    python bench/bench_board.py [--scenes 300] [--start 0] [--split heldout] [--repeats 3] [--json OUT]
+
+``--start N`` measures scenes N … N+scenes−1 (a fresh range of the held-out split).
 
 Scenes come from `vision.board_synth.scene(split, i)`; the ``heldout`` split is never used to
 tune the reader (tuning uses ``tune``). Rendering is not timed.
@@ -130,6 +132,7 @@ def score(
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--scenes", type=int, default=300)
+    ap.add_argument("--start", type=int, default=0, help="first scene (scenes start … start+scenes−1)")
     ap.add_argument("--split", default="heldout")
     ap.add_argument("--repeats", type=int, default=3, help="timed reads per frame and path (median kept)")
     ap.add_argument("--json", type=Path, help="also write the figures as JSON")
@@ -141,7 +144,7 @@ def main() -> int:
     t_base: list[float] = []
     t_still: list[float] = []
     t_detect: list[float] = []
-    for i in range(args.scenes):
+    for i in range(args.start, args.start + args.scenes):
         shot = scene(args.split, i)
         img = shot.image
         try:
@@ -170,6 +173,7 @@ def main() -> int:
     pct = lambda a, b: 100 * c[a] / max(1, c[b])  # noqa: E731
     figures = {
         "scenes": args.scenes,
+        "start": args.start,
         "split": args.split,
         "squares": sq,
         "hidden_squares": c["hidden"],
@@ -200,7 +204,7 @@ def main() -> int:
     }
     f = figures
     print(
-        f"board reader, {args.scenes} {args.split} scenes at 1920×1080: {sq} squares, {c['hidden']} hidden "
+        f"board reader, {args.scenes} {args.split} scenes from {args.start} at 1920×1080: {sq} squares, {c['hidden']} hidden "
         f"by a hand (a piece could be more than half under it), {c['clear']} with no hand on them\n"
     )
     rows = [

@@ -29,6 +29,7 @@ import numpy as np
 
 from vision.board_geometry import SIZE, BoardGeometry
 from vision.board_glare import Spot, fit_spots, spot_map
+from vision.board_hands import reach_across_lines
 from vision.board_lighting import LOG_FLOOR, Lighting, design
 
 SATURATED = 250
@@ -61,6 +62,7 @@ PALETTE_BIN = 8  # colour bins (0–255 levels) of a hand's palette
 PALETTE_MIN = 3  # pixels of a colour bin before it counts as the hand's
 SHADES = (0.8, 0.9, 1.0, 1.1, 1.2)  # brightness factors a hand's own shading may add
 PALETTE_ERODE = 2  # px: a hand's edge pixels mix with the board; its palette is its core's
+OWN_PIXELS = 4  # a hand shows in a square itself with this many pixels inside a thin line
 REACH = 1.2  # squares: how far a hand may extend unseen over squares of its colour
 GLARE_ROUNDS = 2
 SPOT_CONTRAST = 0.7  # share of the printed contrast that must survive under a glare spot
@@ -428,7 +430,14 @@ def _under_hands(
         return np.zeros(foreign.shape, bool)
     blobs = np.isin(labels, big)
     disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * round(CLOSE_RADIUS * ppu) + 1,) * 2)
+    # Into a square where no hand shows, a hand seen next door goes on only as a solid hand
+    # would: its outline carried on across the grid line (vision.board_hands). Where some of
+    # the hand shows in the square itself, its shading may fade into the square's colour
+    # anywhere: no bound there. This bounds both the gaps a palm spans and the hand's colours.
     closed = (cv2.morphologyEx(blobs.astype(np.uint8), cv2.MORPH_CLOSE, disc) > 0) & ~foreign
+    own = _squares_with(blobs, ppu)
+    bound = reach_across_lines(blobs | closed, ppu, LINE_PX, ~own) | _spread(own, ppu)
+    closed &= bound
     # The palettes: colours each hand shows in its core, give or take one bin per channel.
     # Each pixel is compared with the palette of the hand nearest to it.
     q = np.clip(levels // PALETTE_BIN, 0, 255 // PALETTE_BIN).astype(np.int32)
@@ -459,6 +468,7 @@ def _under_hands(
     same |= washed
     same &= dist <= REACH * ppu
     same &= judged & ~foreign & ~closed
+    same &= bound
     # Grown from the hands across the grid lines (a disc: a corner contact does not count).
     jump = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (4 * LINE_PX + 3,) * 2)
     grown = cv2.dilate(blobs.astype(np.uint8), jump) & same.astype(np.uint8)
@@ -469,6 +479,22 @@ def _under_hands(
             break
         grown = nxt
     return closed | (grown > 0)
+
+
+def _squares_with(mask: np.ndarray, ppu: int) -> np.ndarray:
+    """The squares (size × size, top-view order) whose inside holds some of ``mask``, more
+    than a thin line of it: the outline of a hand next door passing a square's corner,
+    blurred, makes a line of misfit pixels one or two wide, which says nothing of a hand's
+    shading in the square."""
+    n = mask.shape[0] // ppu
+    body = cv2.erode(mask.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+    inner = body.reshape(n, ppu, n, ppu)[:, LINE_PX : ppu - LINE_PX, :, LINE_PX : ppu - LINE_PX]
+    return inner.sum(axis=(1, 3)) >= OWN_PIXELS
+
+
+def _spread(squares: np.ndarray, ppu: int) -> np.ndarray:
+    """A per-square mask → per pixel."""
+    return np.kron(squares, np.ones((ppu, ppu), bool))
 
 
 def _widen(palette: np.ndarray) -> np.ndarray:

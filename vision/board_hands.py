@@ -1,0 +1,165 @@
+"""Where can a hand go on unseen? A bound from the shape of the part that shows.
+
+A hand (or sleeve) the colour of one class of squares shows only over the other class: over a
+square of its own colour it is invisible. The reader therefore cannot see where such a hand
+ends over a square of its colour; but a hand is not a cloud of paint. It is one solid piece
+with a smooth outline (an arm is a straight band, a finger a narrow one, a palm a rounded
+blob of about a hand's width), so where the part that shows in a neighbouring square crosses
+the grid line, its outline goes on into the unseen square in about the direction it had.
+
+`reach_across_lines` draws that bound. For every square and each of its four sides, every run
+of hand pixels along the side (a *chord*: where the hand crosses the grid line) is traced into
+the neighbour where it shows, its two ends followed for up to a third of a square, and the
+straight lines through them carried on across the line into the square, with a margin that
+grows with the distance (``ANGLE``: an outline may curve a little; ``MARGIN`` px: the ends are
+measured on blurred, thresholded pixels). An end that runs out of the side's window (the hand
+is wider than the square there) bounds nothing. A hand part seen only over a sliver of the
+neighbour (``MIN_TRACE`` rows) gives no direction to trust: its chord may then widen by
+``SHORT_SPREAD`` per pixel of distance, like an outline at 45°.
+
+What is *not* bounded here: a hand seen inside the square itself (its shading may fade into
+the square's colour anywhere) and gaps a palm spans between hand regions (closed by the
+caller). The bound only ever removes "this bare-looking pixel may be under a hand" where a
+solid hand could not reach from the part that shows.
+
+>>> import numpy as np
+>>> hand = np.zeros((9 * 24, 9 * 24), bool)
+>>> hand[2:22, 100:106] = True                 # a finger in one square, along its length
+>>> bound = reach_across_lines(hand, 24, 2)
+>>> bool(bound[30, 103]), bool(bound[30, 90])  # it may go on straight down, not sideways
+(True, False)
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+ANGLE = math.radians(25)  # an outline may turn by this much beyond where it is measured
+MARGIN = 2.0  # px: slack on each end of a chord (blur and thresholding move an edge)
+TRACE = 8  # px: how deep into the neighbour a chord's ends are followed
+NEAR = 1  # px: a hand within this distance of a grid line is taken to reach it
+MIN_TRACE = NEAR + 1  # px: a chord followed less deep than this gives no direction to trust
+SHORT_SPREAD = 1.0  # px per px: how fast such a chord may widen into the square
+MAX_NARROW = 1.5  # px per px: how fast a chord's end may close in
+MAX_SLOPE = 1.5  # px per px: steeper ends (an outline nearly along the line) are clipped
+
+
+def reach_across_lines(
+    hand: np.ndarray, ppu: int, line_px: int, squares: np.ndarray | None = None
+) -> np.ndarray:
+    """Pixels of each square's inside that a hand seen in a side neighbour could cover unseen,
+    carried on straight (± ANGLE) from where it crosses the grid line (see the module doc).
+
+    ``squares`` (size × size bools, top-view order) limits the work to the squares asked about.
+    """
+    n = hand.shape[0]
+    size = n // ppu
+    out = np.zeros_like(hand, dtype=bool)
+    lo, hi = line_px, ppu - line_px  # a square's judged inside, relative to its corner
+    gap = 2 * line_px + 1  # from the last inside pixel of one square to the first of the next
+    inside = hi - lo
+    depths = np.arange(inside, dtype=np.float64)
+    along = np.arange(inside, dtype=np.float64)
+    # Which squares the hand touches on which side (within NEAR px of the line), all at once;
+    # keyed by where the square lies from the neighbour it faces.
+    inner = hand.reshape(size, ppu, size, ppu)[:, lo:hi, :, lo:hi]
+    touches: dict[tuple[int, int], np.ndarray] = {
+        (0, -1): np.asarray(
+            inner[:, :, :, -NEAR:].any(axis=(1, 3))
+        ),  # right side, facing a neighbour on its right
+        (0, 1): np.asarray(inner[:, :, :, :NEAR].any(axis=(1, 3))),
+        (-1, 0): np.asarray(inner[:, -NEAR:].any(axis=(1, 3))),  # bottom side
+        (1, 0): np.asarray(inner[:, :NEAR].any(axis=(1, 3))),
+    }
+    for row in range(size):
+        for col in range(size):
+            if squares is not None and not squares[row, col]:
+                continue
+            v0, u0 = row * ppu + lo, col * ppu + lo
+            for dr, dc in ((0, -1), (0, 1), (-1, 0), (1, 0)):
+                nr, nc = row + dr, col + dc
+                if not (0 <= nr < size and 0 <= nc < size) or not touches[(dr, dc)][nr, nc]:
+                    continue
+                strip = _neighbour_strip(hand, nr * ppu + lo, nc * ppu + lo, inside, (dr, dc))
+                allowed = _carried_on(strip, depths + gap, along)  # (depth into square, along)
+                block = out[v0 : v0 + inside, u0 : u0 + inside]
+                block |= _to_square(allowed, (dr, dc))
+    return out
+
+
+def _neighbour_strip(hand: np.ndarray, v0: int, u0: int, inside: int, side: tuple[int, int]) -> np.ndarray:
+    """The neighbour's inside as rows of increasing distance from the shared line (row 0 next
+    to it), each row running along the line in the square's own along-coordinate."""
+    block = hand[v0 : v0 + inside, u0 : u0 + inside]
+    dr, dc = side
+    if dc == -1:  # neighbour on the left: its rightmost column is next to the line
+        return block[:, ::-1].T[:TRACE]
+    if dc == 1:
+        return block.T[:TRACE]
+    if dr == -1:  # neighbour above: its bottom row is next to the line
+        return block[::-1][:TRACE]
+    return block[:TRACE]
+
+
+def _to_square(allowed: np.ndarray, side: tuple[int, int]) -> np.ndarray:
+    """(depth into the square from the shared side, along) → the square's own (row, column)."""
+    dr, dc = side
+    if dc == -1:  # entering from the left side: depth runs along columns
+        return allowed.T
+    if dc == 1:
+        return allowed.T[:, ::-1]
+    if dr == -1:
+        return allowed
+    return allowed[::-1]
+
+
+def _runs(row: np.ndarray) -> list[tuple[int, int]]:
+    """(first, last) index of every run of True in a 1-D array."""
+    padded = np.concatenate([[False], row, [False]])
+    edges = np.flatnonzero(padded[1:] != padded[:-1])
+    return [(int(a), int(b) - 1) for a, b in zip(edges[::2], edges[1::2], strict=True)]
+
+
+def _carried_on(strip: np.ndarray, distance: np.ndarray, along: np.ndarray) -> np.ndarray:
+    """For each chord in ``strip`` row 0, the band it may cover in the square: rows at
+    ``distance`` px from the neighbour's row 0, columns ``along``."""
+    inside = len(along)
+    allowed = np.zeros((len(distance), inside), bool)
+    # The hand's pixels nearest a line are often missed (the line's own darkness blurs into
+    # them): the hand "at the line" is what shows within NEAR px of it.
+    for first, last in _runs(np.asarray(strip[:NEAR].any(axis=0))):
+        lefts, rights, at = [float(first)], [float(last)], [0.0]
+        left, right = first, last
+        for d in range(NEAR, len(strip)):
+            over = [(a, b) for a, b in _runs(strip[d]) if b >= left - 1 and a <= right + 1]
+            if not over:
+                break
+            left, right = min(a for a, _ in over), max(b for _, b in over)
+            lefts.append(float(left))
+            rights.append(float(right))
+            at.append(float(d))
+        lo = _end_bound(at, lefts, first == 0, -1, distance)
+        hi = _end_bound(at, rights, last == inside - 1, 1, distance)
+        allowed |= (along[None, :] >= lo[:, None]) & (along[None, :] <= hi[:, None])
+    return allowed
+
+
+def _end_bound(
+    at: list[float], ends: list[float], open_end: bool, sign: int, distance: np.ndarray
+) -> np.ndarray:
+    """Where one end of a chord may be at each ``distance`` past the neighbour's row 0: on the
+    straight line through its traced positions, widened (``sign`` −1 for the low end, +1 for
+    the high end) by the margin; unbounded if the end runs out of the window."""
+    if open_end:
+        return np.full(len(distance), sign * np.inf)
+    e0 = ends[0]
+    if at[-1] < MIN_TRACE:
+        return e0 + sign * (MARGIN + SHORT_SPREAD * distance)
+    slope = float(np.polyfit(np.asarray(at), np.asarray(ends), 1)[0])
+    # Going from the neighbour into the square is going the other way along d. An outline
+    # that closes in towards the line may be one whose last pixels were missed: the chord is
+    # never taken to narrow into the square, only to widen.
+    widening = float(np.clip(-sign * slope, -MAX_NARROW, MAX_SLOPE))
+    return e0 + sign * (MARGIN + (widening + math.tan(ANGLE)) * distance)
