@@ -17,7 +17,7 @@ from vision.dice_colour import reference_labs
 from vision.dice_faces import NOISE_FLOOR, PATCH, ink_coverage
 from vision.dice_glyphs import GlyphRead, classify, face_probabilities, glyph_input
 from vision.dice_measure import INNER, RING, Face, RawFace, measure
-from vision.dice_read import SECOND_OPINION_NOISE, _second_opinions
+from vision.dice_read import SECOND_OPINION_NOISE, FaceRead, _second_opinions
 from vision.dieset import default_dieset
 from vision.synth.render import glyph_mask
 
@@ -105,7 +105,7 @@ def test_a_noisy_face_is_read_again_from_lightness_and_a_disagreement_is_doubted
     j = next(k for k, d in enumerate(ds.dice) if d.name == "blue")
     face = measured_face(blue_face("C", b_noise, seed=7))
     assert (face.noise[1:].max() > SECOND_OPINION_NOISE) == (b_noise > 0)
-    reads = {(0, j): claimed(claim)}
+    reads: dict[tuple[int, int], FaceRead] = {(0, j): claimed(claim)}
     _second_opinions([face], [j], reads, ds.dice, labs)
     read = reads[0, j]
     assert isinstance(read, GlyphRead) and read.best == claim  # never changed, only doubted
