@@ -26,6 +26,8 @@ import numpy as np
 MAX_SPOTS = 3
 MAX_REJECTS = 4  # peaks tried and given up (not spot-shaped) before stopping
 MIN_AMPLITUDE = 0.04  # linear excess below this is not worth modelling
+FLANK_AMPLITUDE = 0.02  # ... or this, at the board's edge, for the flank of a spot centred off it
+FLANK_BAND = 0.5  # squares: how near the board's edge such a flank is looked for
 MIN_WIDTH = 0.25  # squares: narrower bumps are not lamp reflections (edges, stickers)
 MAX_WIDTH = 4.0
 OUTSIDE = 1.5  # squares: how far off the board a spot's centre may lie
@@ -76,13 +78,22 @@ def fit_spots(excess: np.ndarray, usable: np.ndarray, ppu: float) -> list[Spot]:
         k = int(np.argmax(smooth))
         cv, cu = divmod(k, w)
         amp = float(smooth[cv, cu])
-        if amp < MIN_AMPLITUDE:
-            break
+        flank = amp < MIN_AMPLITUDE
+        if flank:
+            # A spot centred off the board shows only its flank, fainter than its peak: a
+            # faint bump at the board's edge is tried, and kept only if centred off the board.
+            k = int(np.argmax(np.where(_edge_band(h, w, p), smooth, -1.0)))
+            cv, cu = divmod(k, w)
+            amp = float(smooth[cv, cu])
+            if amp < FLANK_AMPLITUDE:
+                break
         # Start from the half-height area of the peak, then refine.
         half = ((smooth > amp / 2) & (den > 0.3)).astype(np.uint8)
         _, labels = cv2.connectedComponents(half)
         width = max(MIN_WIDTH * p, float(np.sqrt((labels == labels[cv, cu]).sum() / np.pi)) / 1.177)
         spot = _refine(rest, m, uu, vv, Spot(float(cu), float(cv), width, amp), p)
+        if spot is not None and flank and 0 <= spot.u <= w and 0 <= spot.v <= h:
+            spot = None  # a faint bump on the board is noise or a misfit, not a flank
         if spot is None:
             cv2.circle(blocked, (cu, cv), max(2, round(2 * width)), 1.0, -1)
             continue
@@ -132,6 +143,16 @@ def _refine(
     if not (-out <= cu <= w + out and -out <= cv <= h + out):
         return None
     return Spot(cu, cv, wd, amp)
+
+
+@cache
+def _edge_band(h: int, w: int, p: float) -> np.ndarray:
+    """The pixels within FLANK_BAND squares of the view's border (cached per size)."""
+    band = np.ones((h, w), bool)
+    d = max(1, round(FLANK_BAND * p))
+    band[d:-d, d:-d] = False
+    band.setflags(write=False)
+    return band
 
 
 @cache
