@@ -8,6 +8,11 @@ Tukey weights so that hands and pieces inside the spot do not pull it). Saturate
 left out of the fit: the spot's shoulders fix its height, and the spot then *predicts* the
 clipping, so a washed-out bare square is still recognised as bare board.
 
+Below the least amplitude, two kinds of faint spot are still fitted, where only part of a
+reflection shows: the flank of a spot centred off the board (looked for at the board's edge,
+kept only if centred off it), and a faint companion beside a strong spot (two overlapping
+reflections, first fitted as one).
+
 >>> import numpy as np
 >>> yy, xx = np.mgrid[0:80, 0:80].astype(np.float32)
 >>> excess = 0.3 * np.exp(-((xx - 30) ** 2 + (yy - 50) ** 2) / (2 * 8.0**2))
