@@ -87,8 +87,8 @@ def fit_spots(excess: np.ndarray, usable: np.ndarray, ppu: float) -> list[Spot]:
         least = MIN_AMPLITUDE
         flank = amp < MIN_AMPLITUDE
         floor = _companion_floor(spots, uu, vv) if flank and spots else None
-        near = np.where(smooth >= floor, smooth, -1.0) if floor is not None else None
-        if near is not None and float(near.max()) > 0:
+        near = None if floor is None else np.where(smooth >= floor, smooth, -1.0)
+        if floor is not None and near is not None and float(near.max()) > 0:
             # Two overlapping reflections are first fitted as one spot; what the strong one
             # leaves beside it is fainter than a spot on its own, and as real.
             k = int(np.argmax(near))
