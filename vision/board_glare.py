@@ -8,6 +8,11 @@ Tukey weights so that hands and pieces inside the spot do not pull it). Saturate
 left out of the fit: the spot's shoulders fix its height, and the spot then *predicts* the
 clipping, so a washed-out bare square is still recognised as bare board.
 
+Below the least amplitude, two kinds of faint spot are still fitted, where only part of a
+reflection shows: the flank of a spot centred off the board (looked for at the board's edge,
+kept only if centred off it), and a faint companion beside a strong spot (two overlapping
+reflections, first fitted as one).
+
 >>> import numpy as np
 >>> yy, xx = np.mgrid[0:80, 0:80].astype(np.float32)
 >>> excess = 0.3 * np.exp(-((xx - 30) ** 2 + (yy - 50) ** 2) / (2 * 8.0**2))
@@ -26,6 +31,9 @@ import numpy as np
 MAX_SPOTS = 3
 MAX_REJECTS = 4  # peaks tried and given up (not spot-shaped) before stopping
 MIN_AMPLITUDE = 0.04  # linear excess below this is not worth modelling
+FLANK_AMPLITUDE = 0.02  # ... or this, at the board's edge, for the flank of a spot centred off it
+FLANK_BAND = 0.5  # squares: how near the board's edge such a flank is looked for
+COMPANION, COMPANION_REACH = 0.03, 2.0  # beside a strong spot: share of its peak, its widths
 MIN_WIDTH = 0.25  # squares: narrower bumps are not lamp reflections (edges, stickers)
 MAX_WIDTH = 4.0
 OUTSIDE = 1.5  # squares: how far off the board a spot's centre may lie
@@ -76,13 +84,33 @@ def fit_spots(excess: np.ndarray, usable: np.ndarray, ppu: float) -> list[Spot]:
         k = int(np.argmax(smooth))
         cv, cu = divmod(k, w)
         amp = float(smooth[cv, cu])
-        if amp < MIN_AMPLITUDE:
-            break
+        least = MIN_AMPLITUDE
+        flank = amp < MIN_AMPLITUDE
+        floor = _companion_floor(spots, uu, vv) if flank and spots else None
+        near = None if floor is None else np.where(smooth >= floor, smooth, -1.0)
+        if floor is not None and near is not None and float(near.max()) > 0:
+            # Two overlapping reflections are first fitted as one spot; what the strong one
+            # leaves beside it is fainter than a spot on its own, and as real.
+            k = int(np.argmax(near))
+            cv, cu = divmod(k, w)
+            amp, least, flank = float(smooth[cv, cu]), float(floor[cv, cu]), False
+        elif flank:
+            # A spot centred off the board shows only its flank, fainter than its peak: a
+            # faint bump at the board's edge is tried, and kept only if centred off the board.
+            k = int(np.argmax(np.where(_edge_band(h, w, p), smooth, -1.0)))
+            cv, cu = divmod(k, w)
+            amp = float(smooth[cv, cu])
+            if amp < FLANK_AMPLITUDE:
+                break
         # Start from the half-height area of the peak, then refine.
         half = ((smooth > amp / 2) & (den > 0.3)).astype(np.uint8)
         _, labels = cv2.connectedComponents(half)
         width = max(MIN_WIDTH * p, float(np.sqrt((labels == labels[cv, cu]).sum() / np.pi)) / 1.177)
-        spot = _refine(rest, m, uu, vv, Spot(float(cu), float(cv), width, amp), p)
+        spot = _refine(rest, m, uu, vv, Spot(float(cu), float(cv), width, amp), p, least)
+        if spot is not None and flank and 0 <= spot.u <= w and 0 <= spot.v <= h:
+            spot = None  # a faint bump on the board is noise or a misfit, not a flank
+        if spot is not None and least < MIN_AMPLITUDE and not _beside(spot, spots):
+            spot = None  # a faint companion must stay beside its strong spot
         if spot is None:
             cv2.circle(blocked, (cu, cv), max(2, round(2 * width)), 1.0, -1)
             continue
@@ -92,7 +120,13 @@ def fit_spots(excess: np.ndarray, usable: np.ndarray, ppu: float) -> list[Spot]:
 
 
 def _refine(
-    rest: np.ndarray, m: np.ndarray, uu: np.ndarray, vv: np.ndarray, s: Spot, p: float
+    rest: np.ndarray,
+    m: np.ndarray,
+    uu: np.ndarray,
+    vv: np.ndarray,
+    s: Spot,
+    p: float,
+    least: float = MIN_AMPLITUDE,
 ) -> Spot | None:
     """Gauss–Newton on (amplitude, centre, width) with Tukey weights; None if implausible."""
     cu, cv, wd, amp = s.u, s.v, s.width, s.amplitude
@@ -121,7 +155,7 @@ def _refine(
             return None
         if float(np.abs(step[1:]).max()) < 0.05:
             break
-    if amp < MIN_AMPLITUDE or wd < MIN_WIDTH * p:
+    if amp < least or wd < MIN_WIDTH * p:
         return None
     h, w = rest.shape
     # Centred far off the board, a wide bump is poorly pinned down by the skirt that shows: it
@@ -132,6 +166,36 @@ def _refine(
     if not (-out <= cu <= w + out and -out <= cv <= h + out):
         return None
     return Spot(cu, cv, wd, amp)
+
+
+def _companion_floor(spots: list[Spot], uu: np.ndarray, vv: np.ndarray) -> np.ndarray:
+    """Per pixel of the small view, the least amplitude of a spot there: MIN_AMPLITUDE, or
+    near a strong spot (within COMPANION_REACH of its widths) COMPANION of its amplitude."""
+    floor = np.full(uu.shape, MIN_AMPLITUDE, np.float32)
+    for s in spots:
+        u, v, wd = s.u / SCALE, s.v / SCALE, s.width / SCALE
+        close = (uu - u) ** 2 + (vv - v) ** 2 < (COMPANION_REACH * wd) ** 2
+        floor[close] = np.minimum(floor[close], max(FLANK_AMPLITUDE, COMPANION * s.amplitude))
+    return floor
+
+
+def _beside(s: Spot, spots: list[Spot]) -> bool:
+    """Whether spot ``s`` (small view) is within reach of a spot it may be a companion of."""
+    return any(
+        (s.u - t.u / SCALE) ** 2 + (s.v - t.v / SCALE) ** 2 < (COMPANION_REACH * t.width / SCALE) ** 2
+        and s.amplitude >= COMPANION * t.amplitude
+        for t in spots
+    )
+
+
+@cache
+def _edge_band(h: int, w: int, p: float) -> np.ndarray:
+    """The pixels within FLANK_BAND squares of the view's border (cached per size)."""
+    band = np.ones((h, w), bool)
+    d = max(1, round(FLANK_BAND * p))
+    band[d:-d, d:-d] = False
+    band.setflags(write=False)
+    return band
 
 
 @cache

@@ -67,6 +67,7 @@ REACH = 1.2  # squares: how far a hand may extend unseen over squares of its col
 GLARE_ROUNDS = 2
 SPOT_CONTRAST = 0.7  # share of the printed contrast that must survive under a glare spot
 SPOT_EXPLAINS = 0.6  # under a spot, each class must show at least 1 − this of the spot's light
+LONE_PIXELS, LONE_FILL, LONE_FIT = 40, 0.9, 0.1  # a spot over one colour: pixels, share, fit
 SPOT_SLACK = 0.02  # ... give or take this much (linear): a faint skirt is within the model's error
 
 
@@ -146,7 +147,11 @@ def lamp_light(
             if dark.sum() >= 10 and light.sum() >= 10:
                 break
         else:
-            continue  # too little of the board under it to tell lamp light from an object
+            # Only one colour of square under it (a corner square, the edge): the contrast
+            # cannot tell lamp light from a cloth, but a cloth is not a Gaussian bump.
+            if _lone_spot(s, bump, gap, core, view):
+                kept.append(s)
+            continue
         lost = float(np.median(gap[dark]) - np.median(gap[light]))
         contrast = float(np.median(pred_mean[light]) - np.median(pred_mean[dark]))
         # And the light must be there, on both classes: a spot fitted to a grey sleeve also
@@ -158,6 +163,21 @@ def lamp_light(
         if contrast > 0 and lost <= (1 - SPOT_CONTRAST) * contrast and there:
             kept.append(s)
     return kept
+
+
+def _lone_spot(s: Spot, bump: np.ndarray, gap: np.ndarray, core: np.ndarray, view: View) -> bool:
+    """A spot over one colour of square only is kept if it is plainly a spot: its light
+    fills the board pixels it claims (none of them taken by anything else) and it fits
+    them as closely as a lamp's reflection does (a cloth's excess is flat with a sharp edge)."""
+    region = (bump > 0.1 * s.amplitude) & ~view.line
+    n = int(core.sum())
+    if n < LONE_PIXELS or n < LONE_FILL * int(region.sum()):
+        return False
+    g = np.abs(gap[core])
+    return (
+        float(np.median(g)) <= LONE_FIT * s.amplitude
+        and float(np.quantile(g, 0.9)) <= 2 * LONE_FIT * s.amplitude
+    )
 
 
 def csum(a: np.ndarray) -> np.ndarray:
