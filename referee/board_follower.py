@@ -20,9 +20,13 @@ count again, while a square that flickers between a read and "unknown" (the edge
 spot) does not. The frames are merged (each square as last seen) before inference, and a move
 is only committed when the squares it changes are seen in the latest frame itself.
 
-**A hand** is a touching group of ``hand_group`` or more unknown squares reaching the edge of
-the board (an arm), a group of ``big_group`` or more anywhere, or a piece held above the board. Squares that stay unknown frame after frame (glare, a washed-out sticker)
-are learnt as *blind* and do not count: a lamp's reflection is not a hand. The follower
+**A hand** is a region the reader reports as a hand or a held piece (`vision.board_regions`:
+something over the board, big and reaching the board's or the picture's edge), a touching
+group of ``hand_group`` or more unknown squares reaching the edge of the board (an arm), a
+group of ``big_group`` or more anywhere, or a piece held above the board. Squares that stay
+unknown frame after frame (glare, a washed-out sticker), and squares a "hand" region covers
+frame after frame (a lamp's reflection at the board's edge the reader cannot explain), are
+learnt as *blind*: a region all of whose squares are blind is not a hand. The follower
 never commits or flags while it sees a hand, nor until ``stable_frames`` frames in a row have
 shown none, whatever inference says; if a "hand" stays perfectly still for ``1 + 2 ×
 patience`` stable frames while the one move that fits is in plain view, it asks (glare not
@@ -148,6 +152,28 @@ def hand_over_board(
     return tuple(SQUARE_NAMES[i] for i in sorted(hand))
 
 
+HAND_KINDS = frozenset({"hand", "held piece"})
+
+
+def hand_regions(seen: Observation, blind: Iterable[int] = ()) -> tuple[str, ...]:
+    """The squares of the reader's hand regions (kinds in `HAND_KINDS`) that are not all
+    ``blind``: a lamp's reflection the follower has learnt is not a hand. Empty when the
+    reader reports none (or did not say: an observation built from a placement).
+
+    >>> seen = Observation.from_placement("9/9/9/9/9/9/9/9/9")
+    >>> hand_regions(Observation(seen.tokens, seen.confidence, regions=(("hand", (0, 1)),)))
+    ('a1', 'b1')
+    >>> hand_regions(Observation(seen.tokens, seen.confidence, regions=(("hand", (0, 1)),)), {0, 1})
+    ()
+    """
+    blind = set(blind)
+    squares: set[int] = set()
+    for kind, covered in seen.regions or ():
+        if kind in HAND_KINDS and not set(covered) <= blind:
+            squares.update(covered)
+    return tuple(SQUARE_NAMES[i] for i in sorted(squares))
+
+
 def merge(window: list[Observation]) -> Observation | None:
     """The frames as one read (each square as last seen), or None if two frames disagree on a
     square both could see."""
@@ -161,7 +187,7 @@ def merge(window: list[Observation]) -> Observation | None:
             if tokens[i] != UNKNOWN and tokens[i] != t:
                 return None
             tokens[i], conf[i] = t, obs.confidence[i]
-    return Observation(tuple(tokens), tuple(conf), tuple(notes))
+    return Observation(tuple(tokens), tuple(conf), tuple(notes), window[-1].regions)
 
 
 def outcome(result: Inference) -> Hashable:
@@ -191,6 +217,7 @@ class BoardFollower:
     _same: int = 0  # stable frames in a row with the same answer
     _clear: int = 0  # frames in a row without a hand
     _unknown_rate: list[float] = field(default_factory=lambda: [0.0] * 81)
+    _region_rate: list[float] = field(default_factory=lambda: [0.0] * 81)  # under a "hand" region
     _cache: dict[tuple[str, Hashable], Inference] = field(default_factory=dict)
     last: Inference | None = None  # the latest inference, for the display
 
@@ -204,6 +231,13 @@ class BoardFollower:
         level = self.settings.blind_level
         return frozenset(i for i, u in enumerate(self._unknown_rate) if u >= level)
 
+    @property
+    def region_blind(self) -> frozenset[int]:
+        """Squares a reported "hand" covered in most recent frames: what stays that long is a
+        lamp's reflection or a stain, not a hand (a hand moves, and leaves)."""
+        level = self.settings.blind_level
+        return frozenset(i for i, u in enumerate(self._region_rate) if u >= level)
+
     def committed(self, position: Position | str) -> None:
         """The caller recorded the follower's move (or a move the scorekeeper chose for it)."""
         self._expected = position.fen() if isinstance(position, Position) else position
@@ -213,6 +247,10 @@ class BoardFollower:
         unknown = set(seen.unknown)
         self._unknown_rate = [
             (1 - a) * u + (a if i in unknown else 0.0) for i, u in enumerate(self._unknown_rate)
+        ]
+        covered = {i for kind, squares in seen.regions or () if kind in HAND_KINDS for i in squares}
+        self._region_rate = [
+            (1 - a) * u + (a if i in covered else 0.0) for i, u in enumerate(self._region_rate)
         ]
 
     def feed(self, seen: Observation, position: Position, camera: str = "still") -> FollowerStep:
@@ -234,7 +272,9 @@ class BoardFollower:
             )
         self._learn(seen)
         s = self.settings
-        hand = hand_over_board(seen, s.hand_group, self.blind, s.big_group)
+        blind = self.blind
+        hand = hand_over_board(seen, s.hand_group, blind, s.big_group)
+        hand = tuple(sorted({*hand, *hand_regions(seen, blind | self.region_blind)}, key=SQUARE_NAMES.index))
         self._clear = 0 if hand else self._clear + 1
         self._window = [*self._window, seen][-s.stable_frames :]
         merged = merge(self._window)
@@ -308,5 +348,6 @@ __all__ = [
     "Settled",
     "Waiting",
     "hand_over_board",
+    "hand_regions",
     "merge",
 ]

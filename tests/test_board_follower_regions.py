@@ -1,0 +1,95 @@
+"""The follower and the reader's foreign regions: a small hand the unknown squares do not
+show still holds the move back until it has gone, and a "hand" region that never leaves (a
+lamp's reflection at the board's edge) is learnt and does not stall the game."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from referee.board_follower import BoardFollower, Commit, FollowerSettings, Settled, Waiting, hand_regions
+from referee.board_inference import Observation, play
+from referee.games.djambi import Move, Position
+from referee.games.djambi.squares import SQUARE_NAMES
+
+SETTINGS = FollowerSettings(stable_frames=3, patience=2)
+START = Position.initial()
+MOVE = "c2-e4"
+
+
+def with_regions(obs: Observation, *regions: tuple[str, tuple[str, ...]]) -> Observation:
+    """``obs`` as the reader would report it with these regions (kind, squares)."""
+    named = tuple((kind, tuple(SQUARE_NAMES.index(sq) for sq in squares)) for kind, squares in regions)
+    return Observation(obs.tokens, obs.confidence, obs.notes, named)
+
+
+def board(position: Position, move: str | None = None) -> Observation:
+    if move is not None:
+        position = play(position, Move.parse(move))[0].position()
+    grid = {SQUARE_NAMES[i]: (p.token if p else None) for i, p in enumerate(position.squares)}
+    return Observation(Observation.from_grid(grid).tokens, Observation.from_grid(grid).confidence, regions=())
+
+
+def test_a_small_hand_at_the_edge_holds_the_move_until_it_has_gone() -> None:
+    """Every square is read (the hand leaves no unknown square), yet the reader sees a hand:
+    the follower waits, and commits a few frames after it has left."""
+    f = BoardFollower(SETTINGS)
+    assert isinstance([f.feed(board(START), START) for _ in range(3)][-1], Settled)
+    small_hand = with_regions(board(START, MOVE), ("hand", ("e1", "f1")))
+    steps = [f.feed(small_hand, START) for _ in range(6)]
+    assert all(isinstance(s, Waiting) for s in steps)
+    assert steps[-1].reason == "a hand is over the board"  # type: ignore[union-attr]
+    clear = board(START, MOVE)
+    steps = [f.feed(clear, START) for _ in range(3)]
+    assert [type(s) for s in steps] == [Waiting, Waiting, Commit]
+    assert str(steps[-1].move) == MOVE  # type: ignore[union-attr]
+
+
+def test_a_held_piece_region_is_a_hand_and_other_regions_are_not() -> None:
+    f = BoardFollower(SETTINGS)
+    [f.feed(board(START), START) for _ in range(3)]
+    held = with_regions(board(START, MOVE), ("held piece", ("e5",)))
+    assert all(isinstance(f.feed(held, START), Waiting) for _ in range(5))
+    g = BoardFollower(SETTINGS)
+    [g.feed(board(START), START) for _ in range(3)]
+    harmless = with_regions(
+        board(START, MOVE), ("piece", ("e6",)), ("glare", ("a5", "a6")), ("other", ("i5",))
+    )
+    steps = [g.feed(harmless, START) for _ in range(3)]
+    assert isinstance(steps[-1], Commit), "a speck, a reflection or an unread piece is not a hand"
+
+
+def test_a_hand_region_that_never_leaves_is_learnt_and_does_not_stall_the_game() -> None:
+    """A reflection at the board's edge the reader reports as a hand in every frame, from
+    the set-up on: after a few seconds it is blind, and the next move is committed."""
+    f = BoardFollower(SETTINGS)
+    lamp = ("hand", ("i4", "i5"))
+    setup = [f.feed(with_regions(board(START), lamp), START) for _ in range(30)]
+    assert isinstance(setup[-1], Settled)
+    assert {SQUARE_NAMES.index("i4"), SQUARE_NAMES.index("i5")} <= f.region_blind
+    steps = [f.feed(with_regions(board(START, MOVE), lamp), START) for _ in range(3)]
+    assert isinstance(steps[-1], Commit)
+    # A real hand reaching in beside the reflection covers a square that is not blind.
+    f2 = BoardFollower(SETTINGS)
+    [f2.feed(with_regions(board(START), lamp), START) for _ in range(30)]
+    arm = with_regions(board(START, MOVE), ("hand", ("h4", "i4", "i5")))
+    assert all(isinstance(f2.feed(arm, START), Waiting) for _ in range(4))
+
+
+def test_observations_not_from_the_reader_rely_on_unknown_squares_alone() -> None:
+    obs = Observation.from_placement("9/9/9/9/9/9/9/9/9")
+    assert obs.regions is None and hand_regions(obs) == ()
+
+
+squares = st.lists(st.integers(0, 80), min_size=1, max_size=6, unique=True)
+kinds = st.sampled_from(["hand", "held piece", "glare", "piece", "other"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(kinds, squares), max_size=4), st.sets(st.integers(0, 80)))
+def test_hand_regions_are_the_hand_kinds_not_wholly_blind(regions, blind) -> None:
+    obs = Observation.from_placement("9/9/9/9/9/9/9/9/9")
+    obs = Observation(obs.tokens, obs.confidence, regions=tuple((k, tuple(s)) for k, s in regions))
+    got = {SQUARE_NAMES.index(sq) for sq in hand_regions(obs, blind)}
+    want = {i for k, s in regions if k in ("hand", "held piece") and not set(s) <= blind for i in s}
+    assert got == want

@@ -1,0 +1,185 @@
+"""Foreign regions: what lies over the board that is neither bare board nor a read piece.
+
+The reader's pixel analysis (`vision.board_surface`) sorts every pixel of the top view into
+bare board, *foreign* (not board) and *hidden* (bare-looking, but perhaps under a hand). This
+module groups those pixels into regions and says what each one probably is, so the referee
+can tell "a hand is over the board, wait" from "a square cannot be read":
+
+- ``hand``: big, and reaching the edge of the board or of the picture (a hand comes with an
+  arm, and the arm comes from the table's edge), or very big anywhere;
+- ``held piece``: over a square where a marker of implausible size was seen (a piece held
+  above the board, in a hand too small to be seen as one);
+- ``glare``: mostly where the reader's lamp model puts strong reflected light;
+- ``piece``: about one piece's footprint, compact (a piece whose marker cannot be read, a
+  fallen piece), even on an edge square;
+- ``other``: anything else (a sleeve's cuff, a die, a misfit the reader could not explain).
+
+Each region lists the squares it covers a noticeable part of, its area in squares (1.0 is
+one square), and whether it reaches the board's edge and the picture's edge.
+
+>>> Region("hand", ("a1", "b1"), 1.4, True, False).to_json()["kind"]
+'hand'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import cv2
+import numpy as np
+
+from vision.board_geometry import ALL_SQUARES, SIZE, square_index
+from vision.board_squares import BoardLight
+from vision.board_surface import Surface
+
+RegionKind = Literal["hand", "held piece", "glare", "piece", "other"]
+
+MIN_AREA = 0.06  # squares: smaller specks are the misfits of a noisy frame, not things
+JOIN_PX = 7  # px of the top view: grid lines (4 px, never judged) do not split a region
+TOUCH = 0.06  # share of a square a region must cover to be said to touch it
+EDGE_PX = 5  # px from the view's border (the border's own grid line is 2 px): the board's edge
+HAND_AREA = 0.6  # squares: at the edge, this much is a hand with its arm (a piece is ~0.5)
+BIG_AREA = 2.0  # squares: this much anywhere is something large over the board
+PIECE_AREA = 0.9  # squares: up to this, a compact region inside the board may be a piece
+GLARE_SHARE = 0.6  # share of a region under strong modelled lamp light that makes it glare
+LAMP_STRONG = 0.3  # lamp light above this share of the board's own brightness is strong
+
+
+@dataclass(frozen=True)
+class Region:
+    """One foreign region of a frame (see the module docstring)."""
+
+    kind: RegionKind
+    squares: tuple[str, ...]  # in ALL_SQUARES order (a1, b1, …, i9)
+    area: float  # in squares
+    board_edge: bool  # reaches the edge of the board
+    frame_edge: bool  # reaches the edge of the picture
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "squares": list(self.squares),
+            "area": round(self.area, 2),
+            "board_edge": self.board_edge,
+            "frame_edge": self.frame_edge,
+        }
+
+
+def _square_cover(component: np.ndarray, ppu: int) -> np.ndarray:
+    """Share of every square (ALL_SQUARES order) a top-view mask covers."""
+    blocks = component.reshape(SIZE, ppu, SIZE, ppu).mean(axis=(1, 3))  # [row from rank 9][file]
+    return blocks[::-1].reshape(-1)
+
+
+def classify(
+    area: float, board_edge: bool, frame_edge: bool, lit_share: float, held: bool, compact: bool
+) -> RegionKind:
+    """What a region probably is, from its measures (see the module docstring).
+
+    >>> classify(1.2, True, False, 0.0, False, False)
+    'hand'
+    >>> classify(0.4, False, False, 0.0, False, True)
+    'piece'
+    """
+    if compact and area <= PIECE_AREA and not frame_edge:
+        # One piece's footprint, even on an edge square: a piece whose marker cannot be read
+        # (a hand with its arm is longer than wide, and larger).
+        return "held piece" if held else "piece"
+    if (area >= HAND_AREA and (board_edge or frame_edge)) or area >= BIG_AREA:
+        # A glare spot washing out the board's edge is big and at the edge as well: what the
+        # lamp model explains is the lamp's, unless it is too big for one spot's rim.
+        if lit_share >= GLARE_SHARE and area < BIG_AREA:
+            return "glare"
+        return "hand"
+    if held:
+        return "held piece"
+    if lit_share >= GLARE_SHARE:
+        return "glare"
+    return "other"
+
+
+def find_regions(
+    foreign: np.ndarray,
+    hidden: np.ndarray,
+    outside: np.ndarray,
+    lamp_share: np.ndarray,
+    held: Iterable[str] = (),
+) -> tuple[Region, ...]:
+    """The foreign regions of a top view (``SIZE × ppu`` pixels square, rank 9 at the top).
+
+    ``foreign`` and ``hidden`` are the pixel verdicts of `vision.board_surface.analyse`,
+    ``outside`` the pixels not in the picture, ``lamp_share`` the modelled lamp light as a
+    share of bare board's own brightness, ``held`` the squares where a marker of implausible
+    size was seen. Largest region first.
+    """
+    n = foreign.shape[0]
+    ppu = n // SIZE
+    mask = (foreign | hidden) & ~outside
+    if not mask.any():
+        return ()
+    kernel = np.ones((JOIN_PX, JOIN_PX), np.uint8)
+    joined = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_CLOSE, kernel) > 0
+    joined &= ~outside
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(joined.astype(np.uint8), connectivity=8)
+    border = np.zeros((n, n), bool)
+    border[:EDGE_PX], border[-EDGE_PX:], border[:, :EDGE_PX], border[:, -EDGE_PX:] = True, True, True, True
+    near_outside = cv2.dilate(outside.astype(np.uint8), np.ones((2 * EDGE_PX + 1,) * 2, np.uint8)) > 0
+    lit = lamp_share > LAMP_STRONG
+    held_set = set(held)
+    out: list[Region] = []
+    for k in range(1, count):
+        component = labels == k
+        own = component & mask  # the pixels themselves, not the gaps closed between them
+        area = float(own.sum()) / (ppu * ppu)
+        if area < MIN_AREA:
+            continue
+        cover = _square_cover(component, ppu)
+        squares = tuple(ALL_SQUARES[i] for i in np.flatnonzero(cover >= TOUCH))
+        if not squares:
+            squares = (ALL_SQUARES[int(np.argmax(cover))],)
+        board_edge = bool((component & border).any())
+        frame_edge = bool((component & near_outside).any())
+        w, h = int(stats[k, cv2.CC_STAT_WIDTH]), int(stats[k, cv2.CC_STAT_HEIGHT])
+        # Compact: fills its bounding box like a disc does (π/4) and is no longer than wide.
+        compact = max(w, h) <= 1.4 * ppu and max(w, h) <= 2 * min(w, h)
+        lit_share = float(lit[own].mean())
+        kind = classify(area, board_edge, frame_edge, lit_share, bool(held_set & set(squares)), compact)
+        out.append(Region(kind, squares, area, board_edge, frame_edge))
+    return tuple(sorted(out, key=lambda r: -r.area))
+
+
+def regions_of(surface: Surface, light: BoardLight, held: Iterable[str] = ()) -> tuple[Region, ...]:
+    """The regions of a frame from the reader's pixel verdicts and its light (see
+    `find_regions`); a held marker no region covers is a region of its own."""
+    own = np.maximum(light.predicted.sum(axis=2) / 3, 1e-4)
+    found = find_regions(surface.foreign, surface.hidden, surface.outside, light.lamp / own, held)
+    covered = {sq for r in found for sq in r.squares}
+    return found + tuple(held_region(sq) for sq in sorted(set(held) - covered, key=ALL_SQUARES.index))
+
+
+@dataclass
+class RegionFinder:
+    """Collects a frame's regions for the reader: pass ``look`` to
+    `vision.board_squares.judge_squares`, then read ``found`` (the held markers alone when
+    the squares were never judged)."""
+
+    held: list[str]
+    found: tuple[Region, ...] = ()
+
+    def __post_init__(self) -> None:
+        self.found = tuple(held_region(sq) for sq in self.held)
+
+    def look(self, surface: Surface, light: BoardLight) -> None:
+        self.found = regions_of(surface, light, self.held)
+
+
+def held_region(square: str) -> Region:
+    """A held piece seen only by its marker (the pixel analysis never judged that square)."""
+    f, r = square_index(square)
+    edge = f in (0, SIZE - 1) or r in (0, SIZE - 1)
+    return Region("held piece", (square,), 0.0, edge, False)
+
+
+__all__ = ["Region", "RegionFinder", "RegionKind", "classify", "find_regions", "held_region", "regions_of"]
