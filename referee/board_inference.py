@@ -74,8 +74,8 @@ class Observation:
 
     ``tokens[i]`` is a piece token (``rC``, ``xx``), None for an empty square or ``"??"``;
     ``confidence[i]`` is 0–1 (0 when unknown); ``notes[i]`` is the reader's reason, if any.
-    ``regions`` are what the reader saw over the board besides pieces, as (kind, squares)
-    pairs (`vision.board_regions`: ``hand``, ``held piece``, ``glare``, ``piece``, ``other``);
+    ``regions`` are what the reader saw over the board besides pieces, as (kind, the squares
+    it covers: its ``core``) pairs (`vision.board_regions`: ``hand``, ``held piece``, ``glare``, ``piece``, ``other``);
     None when the observation does not come from the reader (a typed placement).
     """
 
@@ -97,7 +97,7 @@ class Observation:
             tuple(s.token for s in read.squares),
             tuple(float(s.confidence) for s in read.squares),
             tuple(s.note for s in read.squares),
-            tuple((r.kind, tuple(SQUARE_NAMES.index(sq) for sq in r.squares)) for r in read.regions),
+            tuple((r.kind, tuple(SQUARE_NAMES.index(sq) for sq in r.core)) for r in read.regions),
         )
 
     @classmethod

@@ -38,9 +38,9 @@ def test_a_small_hand_at_the_edge_is_a_hand_region_though_few_squares_are_unknow
     assert len(hands) == 1 and hands[0].kind == "hand"
     assert hands[0].board_edge and "i5" in hands[0].squares
     assert hands[0].area >= HAND_AREA
-    assert Observation.from_read(read).regions == (
-        ("hand", tuple(ALL_SQUARES.index(s) for s in hands[0].squares)),
-    )
+    assert set(hands[0].core) <= set(hands[0].squares) and "i5" in hands[0].core
+    core = tuple(ALL_SQUARES.index(s) for s in hands[0].core)
+    assert Observation.from_read(read).regions == (("hand", core),)
     out = json.loads(json.dumps(read.to_json()))
     assert out["regions"][0]["kind"] == "hand" and "i5" in out["regions"][0]["squares"]
 
@@ -70,6 +70,7 @@ def test_what_a_region_is() -> None:
     assert classify(1.2, False, False, 0.0, False, False) == "other", "inside the board, small"
     assert classify(BIG_AREA, False, False, 0.0, False, False) == "hand", "big anywhere"
     assert classify(0.6, True, False, 0.0, False, True) == "piece", "a piece on an edge square"
+    assert classify(0.9, True, False, 0.0, False, False) == "other", "a piece and a speck: no hand"
     assert classify(0.5, False, False, 0.0, True, True) == "held piece"
     assert classify(1.0, True, False, 0.9, False, False) == "glare"
 
@@ -119,6 +120,7 @@ def test_regions_account_for_the_pixels_and_name_the_squares_they_cover(rects) -
     assert [r.area for r in regions] == sorted((r.area for r in regions), reverse=True)
     for r in regions:
         assert r.squares and list(r.squares) == sorted(r.squares, key=ALL_SQUARES.index)
+        assert r.core and set(r.core) <= set(r.squares)
     # Every square at least half covered by the mask belongs to a region big enough to keep.
     blocks = mask.reshape(SIZE, PPU, SIZE, PPU).mean(axis=(1, 3))[::-1].reshape(-1)
     named = {sq for r in regions for sq in r.squares}

@@ -14,8 +14,10 @@ can tell "a hand is over the board, wait" from "a square cannot be read":
   fallen piece), even on an edge square;
 - ``other``: anything else (a sleeve's cuff, a die, a misfit the reader could not explain).
 
-Each region lists the squares it covers a noticeable part of, its area in squares (1.0 is
-one square), and whether it reaches the board's edge and the picture's edge.
+Each region lists the squares it touches (``squares``) and those it covers a good part of
+(``core``, what it may hide; its rim flickers from frame to frame, its core does not), its
+area in squares (1.0 is one square), and whether it reaches the board's edge and the
+picture's edge.
 
 >>> Region("hand", ("a1", "b1"), 1.4, True, False).to_json()["kind"]
 'hand'
@@ -39,10 +41,10 @@ RegionKind = Literal["hand", "held piece", "glare", "piece", "other"]
 MIN_AREA = 0.06  # squares: smaller specks are the misfits of a noisy frame, not things
 JOIN_PX = 7  # px of the top view: grid lines (4 px, never judged) do not split a region
 TOUCH = 0.06  # share of a square a region must cover to be said to touch it
+CORE = 0.25  # ... and to be one of the squares it covers (its rim flickers from frame to frame)
 EDGE_PX = 5  # px from the view's border (the border's own grid line is 2 px): the board's edge
-HAND_AREA = 0.6  # squares: at the edge, this much is a hand with its arm (a piece is ~0.5)
+HAND_AREA = 1.0  # squares: at the edge, this much is a hand with its arm (a piece ~0.5–0.8)
 BIG_AREA = 2.0  # squares: this much anywhere is something large over the board
-PIECE_AREA = 0.9  # squares: up to this, a compact region inside the board may be a piece
 GLARE_SHARE = 0.6  # share of a region under strong modelled lamp light that makes it glare
 LAMP_STRONG = 0.3  # lamp light above this share of the board's own brightness is strong
 
@@ -52,10 +54,11 @@ class Region:
     """One foreign region of a frame (see the module docstring)."""
 
     kind: RegionKind
-    squares: tuple[str, ...]  # in ALL_SQUARES order (a1, b1, …, i9)
+    squares: tuple[str, ...]  # touched (TOUCH of the square or more), in ALL_SQUARES order
     area: float  # in squares
     board_edge: bool  # reaches the edge of the board
     frame_edge: bool  # reaches the edge of the picture
+    core: tuple[str, ...] = ()  # covered (CORE or more; at least the most covered square)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -64,6 +67,7 @@ class Region:
             "area": round(self.area, 2),
             "board_edge": self.board_edge,
             "frame_edge": self.frame_edge,
+            "core": list(self.core),
         }
 
 
@@ -83,10 +87,14 @@ def classify(
     >>> classify(0.4, False, False, 0.0, False, True)
     'piece'
     """
-    if compact and area <= PIECE_AREA and not frame_edge:
-        # One piece's footprint, even on an edge square: a piece whose marker cannot be read
-        # (a hand with its arm is longer than wide, and larger).
-        return "held piece" if held else "piece"
+    if area < HAND_AREA and not frame_edge:
+        # Up to one piece's footprint, even on an edge square: a piece whose marker cannot be
+        # read, or one with a speck of noise beside it (a palm with its arm is larger).
+        if held:
+            return "held piece"
+        if lit_share >= GLARE_SHARE:
+            return "glare"
+        return "piece" if compact else "other"
     if (area >= HAND_AREA and (board_edge or frame_edge)) or area >= BIG_AREA:
         # A glare spot washing out the board's edge is big and at the edge as well: what the
         # lamp model explains is the lamp's, unless it is too big for one spot's rim.
@@ -136,9 +144,9 @@ def find_regions(
         if area < MIN_AREA:
             continue
         cover = _square_cover(component, ppu)
-        squares = tuple(ALL_SQUARES[i] for i in np.flatnonzero(cover >= TOUCH))
-        if not squares:
-            squares = (ALL_SQUARES[int(np.argmax(cover))],)
+        most = {int(np.argmax(cover))}
+        squares = tuple(ALL_SQUARES[i] for i in sorted(set(np.flatnonzero(cover >= TOUCH)) | most))
+        core = tuple(ALL_SQUARES[i] for i in sorted(set(np.flatnonzero(cover >= CORE)) | most))
         board_edge = bool((component & border).any())
         frame_edge = bool((component & near_outside).any())
         w, h = int(stats[k, cv2.CC_STAT_WIDTH]), int(stats[k, cv2.CC_STAT_HEIGHT])
@@ -146,7 +154,7 @@ def find_regions(
         compact = max(w, h) <= 1.4 * ppu and max(w, h) <= 2 * min(w, h)
         lit_share = float(lit[own].mean())
         kind = classify(area, board_edge, frame_edge, lit_share, bool(held_set & set(squares)), compact)
-        out.append(Region(kind, squares, area, board_edge, frame_edge))
+        out.append(Region(kind, squares, area, board_edge, frame_edge, core))
     return tuple(sorted(out, key=lambda r: -r.area))
 
 
@@ -155,7 +163,7 @@ def regions_of(surface: Surface, light: BoardLight, held: Iterable[str] = ()) ->
     `find_regions`); a held marker no region covers is a region of its own."""
     own = np.maximum(light.predicted.sum(axis=2) / 3, 1e-4)
     found = find_regions(surface.foreign, surface.hidden, surface.outside, light.lamp / own, held)
-    covered = {sq for r in found for sq in r.squares}
+    covered = {sq for r in found for sq in r.core}
     return found + tuple(held_region(sq) for sq in sorted(set(held) - covered, key=ALL_SQUARES.index))
 
 
@@ -179,7 +187,7 @@ def held_region(square: str) -> Region:
     """A held piece seen only by its marker (the pixel analysis never judged that square)."""
     f, r = square_index(square)
     edge = f in (0, SIZE - 1) or r in (0, SIZE - 1)
-    return Region("held piece", (square,), 0.0, edge, False)
+    return Region("held piece", (square,), 0.0, edge, False, (square,))
 
 
 __all__ = ["Region", "RegionFinder", "RegionKind", "classify", "find_regions", "held_region", "regions_of"]
