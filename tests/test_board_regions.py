@@ -65,14 +65,16 @@ def test_every_hand_of_a_few_random_scenes_is_reported_over_its_palm() -> None:
 
 
 def test_what_a_region_is() -> None:
-    assert classify(1.2, True, False, 0.0, False, False) == "hand"
-    assert classify(1.2, False, True, 0.0, False, False) == "hand", "an arm from the picture's edge"
-    assert classify(1.2, False, False, 0.0, False, False) == "other", "inside the board, small"
+    assert classify(1.8, True, False, 0.0, False, False) == "hand"
+    assert classify(1.8, False, True, 0.0, False, False) == "hand", "an arm from the picture's edge"
+    assert classify(1.8, True, False, 0.0, False, False, core=1) == "other", "one square: no arm"
+    assert classify(1.2, True, False, 0.0, False, False) == "other", "a piece with glare beside it"
+    assert classify(1.8, False, False, 0.0, False, False) == "other", "inside the board, small"
     assert classify(BIG_AREA, False, False, 0.0, False, False) == "hand", "big anywhere"
     assert classify(0.6, True, False, 0.0, False, True) == "piece", "a piece on an edge square"
     assert classify(0.9, True, False, 0.0, False, False) == "other", "a piece and a speck: no hand"
     assert classify(0.5, False, False, 0.0, True, True) == "held piece"
-    assert classify(1.0, True, False, 0.9, False, False) == "glare"
+    assert classify(1.8, True, False, 0.9, False, False) == "glare"
 
 
 def _mask(rects: list[tuple[int, int, int, int]]) -> np.ndarray:
@@ -83,7 +85,7 @@ def _mask(rects: list[tuple[int, int, int, int]]) -> np.ndarray:
 
 
 def test_a_bar_from_the_board_edge_is_a_hand_and_a_disc_inside_is_a_piece() -> None:
-    bar = _mask([(0, 100, 40, 20)])  # 1.7 × 0.8 squares from the left-hand edge (file a)
+    bar = _mask([(0, 98, 45, 22)])  # 1.9 × 0.9 squares from the left-hand edge (file a)
     yy, xx = np.mgrid[: SIZE * PPU, : SIZE * PPU]
     disc = (xx - 108) ** 2 + (yy - 108) ** 2 <= 10**2  # a piece-sized disc on e5
     none = np.zeros_like(bar)

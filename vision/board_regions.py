@@ -5,8 +5,9 @@ bare board, *foreign* (not board) and *hidden* (bare-looking, but perhaps under 
 module groups those pixels into regions and says what each one probably is, so the referee
 can tell "a hand is over the board, wait" from "a square cannot be read":
 
-- ``hand``: big, and reaching the edge of the board or of the picture (a hand comes with an
-  arm, and the arm comes from the table's edge), or very big anywhere;
+- ``hand``: 1.5 squares' area or more over two squares or more, reaching the edge of the
+  board or of the picture (a hand comes with an arm, and the arm comes from the table's
+  edge), or 3 squares' area anywhere;
 - ``held piece``: over a square where a marker of implausible size was seen (a piece held
   above the board, in a hand too small to be seen as one);
 - ``glare``: mostly where the reader's lamp model puts strong reflected light;
@@ -43,8 +44,10 @@ JOIN_PX = 7  # px of the top view: grid lines (4 px, never judged) do not split 
 TOUCH = 0.06  # share of a square a region must cover to be said to touch it
 CORE = 0.25  # ... and to be one of the squares it covers (its rim flickers from frame to frame)
 EDGE_PX = 5  # px from the view's border (the border's own grid line is 2 px): the board's edge
-HAND_AREA = 1.0  # squares: at the edge, this much is a hand with its arm (a piece ~0.5–0.8)
-BIG_AREA = 2.0  # squares: this much anywhere is something large over the board
+HAND_AREA = 1.5  # squares: at the edge, this much is a hand with its arm (a piece is 0.5–0.8;
+# with the glare or noise beside it up to 1.4; the smallest hands of the benchmark 1.7–1.8)
+HAND_CORE = 2  # ... covering two squares or more (a palm, and its wrist or fingers)
+BIG_AREA = 3.0  # squares: this much anywhere is something large over the board (glare rims: < 3)
 GLARE_SHARE = 0.6  # share of a region under strong modelled lamp light that makes it glare
 LAMP_STRONG = 0.3  # lamp light above this share of the board's own brightness is strong
 
@@ -78,11 +81,17 @@ def _square_cover(component: np.ndarray, ppu: int) -> np.ndarray:
 
 
 def classify(
-    area: float, board_edge: bool, frame_edge: bool, lit_share: float, held: bool, compact: bool
+    area: float,
+    board_edge: bool,
+    frame_edge: bool,
+    lit_share: float,
+    held: bool,
+    compact: bool,
+    core: int = HAND_CORE,
 ) -> RegionKind:
     """What a region probably is, from its measures (see the module docstring).
 
-    >>> classify(1.2, True, False, 0.0, False, False)
+    >>> classify(1.8, True, False, 0.0, False, False)
     'hand'
     >>> classify(0.4, False, False, 0.0, False, True)
     'piece'
@@ -95,7 +104,7 @@ def classify(
         if lit_share >= GLARE_SHARE:
             return "glare"
         return "piece" if compact else "other"
-    if (area >= HAND_AREA and (board_edge or frame_edge)) or area >= BIG_AREA:
+    if (area >= HAND_AREA and core >= HAND_CORE and (board_edge or frame_edge)) or area >= BIG_AREA:
         # A glare spot washing out the board's edge is big and at the edge as well: what the
         # lamp model explains is the lamp's, unless it is too big for one spot's rim.
         if lit_share >= GLARE_SHARE and area < BIG_AREA:
@@ -153,7 +162,8 @@ def find_regions(
         # Compact: fills its bounding box like a disc does (π/4) and is no longer than wide.
         compact = max(w, h) <= 1.4 * ppu and max(w, h) <= 2 * min(w, h)
         lit_share = float(lit[own].mean())
-        kind = classify(area, board_edge, frame_edge, lit_share, bool(held_set & set(squares)), compact)
+        held_here = bool(held_set & set(squares))
+        kind = classify(area, board_edge, frame_edge, lit_share, held_here, compact, len(core))
         out.append(Region(kind, squares, area, board_edge, frame_edge, core))
     return tuple(sorted(out, key=lambda r: -r.area))
 
