@@ -157,8 +157,11 @@ HAND_KINDS = frozenset({"hand", "held piece"})
 
 def hand_regions(seen: Observation, blind: Iterable[int] = ()) -> tuple[str, ...]:
     """The squares of the reader's hand regions (kinds in `HAND_KINDS`) that are not all
-    ``blind``: a lamp's reflection the follower has learnt is not a hand. Empty when the
-    reader reports none (or did not say: an observation built from a placement).
+    ``blind``: a lamp's reflection the follower has learnt is not a hand. Of a region that
+    leaves squares unknown only those count (what it hides; a reflection grown over a piece
+    the reader still reads is still the reflection), of one that leaves none all its squares
+    do (a small hand between pieces). Empty when the reader reports none (or did not say: an
+    observation built from a placement).
 
     >>> seen = Observation.from_placement("9/9/9/9/9/9/9/9/9")
     >>> hand_regions(Observation(seen.tokens, seen.confidence, regions=(("hand", (0, 1)),)))
@@ -168,8 +171,10 @@ def hand_regions(seen: Observation, blind: Iterable[int] = ()) -> tuple[str, ...
     """
     blind = set(blind)
     squares: set[int] = set()
+    unknown = set(seen.unknown)
     for kind, covered in seen.regions or ():
-        if kind in HAND_KINDS and not set(covered) <= blind:
+        hidden = (set(covered) & unknown) or set(covered)
+        if kind in HAND_KINDS and not hidden <= blind:
             squares.update(covered)
     return tuple(SQUARE_NAMES[i] for i in sorted(squares))
 
@@ -217,7 +222,7 @@ class BoardFollower:
     _same: int = 0  # stable frames in a row with the same answer
     _clear: int = 0  # frames in a row without a hand
     _unknown_rate: list[float] = field(default_factory=lambda: [0.0] * 81)
-    _region_rate: list[float] = field(default_factory=lambda: [0.0] * 81)  # under a "hand" region
+    _region_rate: list[float] = field(default_factory=lambda: [0.0] * 81)  # under a region
     _cache: dict[tuple[str, Hashable], Inference] = field(default_factory=dict)
     last: Inference | None = None  # the latest inference, for the display
 
@@ -233,7 +238,7 @@ class BoardFollower:
 
     @property
     def region_blind(self) -> frozenset[int]:
-        """Squares a reported "hand" covered in most recent frames: what stays that long is a
+        """Squares a reported region covered in most recent frames: what stays that long is a
         lamp's reflection or a stain, not a hand (a hand moves, and leaves)."""
         level = self.settings.blind_level
         return frozenset(i for i, u in enumerate(self._region_rate) if u >= level)
@@ -248,7 +253,9 @@ class BoardFollower:
         self._unknown_rate = [
             (1 - a) * u + (a if i in unknown else 0.0) for i, u in enumerate(self._unknown_rate)
         ]
-        covered = {i for kind, squares in seen.regions or () if kind in HAND_KINDS for i in squares}
+        # Any region, whatever the reader calls it: a reflection is sometimes a "hand" and
+        # sometimes "other" from one frame to the next, and must be learnt all the same.
+        covered = {i for _, squares in seen.regions or () for i in squares}
         self._region_rate = [
             (1 - a) * u + (a if i in covered else 0.0) for i, u in enumerate(self._region_rate)
         ]

@@ -86,10 +86,33 @@ kinds = st.sampled_from(["hand", "held piece", "glare", "piece", "other"])
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.tuples(kinds, squares), max_size=4), st.sets(st.integers(0, 80)))
-def test_hand_regions_are_the_hand_kinds_not_wholly_blind(regions, blind) -> None:
-    obs = Observation.from_placement("9/9/9/9/9/9/9/9/9")
-    obs = Observation(obs.tokens, obs.confidence, regions=tuple((k, tuple(s)) for k, s in regions))
+@given(
+    st.lists(st.tuples(kinds, squares), max_size=4), st.sets(st.integers(0, 80)), st.sets(st.integers(0, 80))
+)
+def test_hand_regions_are_the_hand_kinds_hiding_something_not_blind(regions, blind, unknown) -> None:
+    """A hand region counts when what it hides (its unknown squares, or all of them if it
+    hides none) is not all blind; its squares are then all reported."""
+    tokens = tuple("??" if i in unknown else None for i in range(81))
+    obs = Observation(tokens, (0.0,) * 81, regions=tuple((k, tuple(s)) for k, s in regions))
     got = {SQUARE_NAMES.index(sq) for sq in hand_regions(obs, blind)}
-    want = {i for k, s in regions if k in ("hand", "held piece") and not set(s) <= blind for i in s}
+    want = set()
+    for kind, covered in regions:
+        hidden = (set(covered) & unknown) or set(covered)
+        if kind in ("hand", "held piece") and not hidden <= blind:
+            want |= set(covered)
     assert got == want
+
+
+def test_a_reflection_grown_over_a_read_piece_is_not_a_hand() -> None:
+    """The learnt reflection (blind, unknown) now also touches a square whose piece the
+    reader reads: what it hides is all blind."""
+    obs = board(START)
+    tokens = list(obs.tokens)
+    tokens[SQUARE_NAMES.index("e1")] = "??"
+    seen = Observation(
+        tuple(tokens),
+        obs.confidence,
+        regions=(("hand", (SQUARE_NAMES.index("e1"), SQUARE_NAMES.index("d1"))),),
+    )
+    assert hand_regions(seen, {SQUARE_NAMES.index("e1")}) == ()
+    assert hand_regions(seen, ()) == ("d1", "e1")
