@@ -30,7 +30,9 @@ learnt as *blind*: a region all of whose squares are blind is not a hand. The fo
 never commits or flags while it sees a hand, nor until ``stable_frames`` frames in a row have
 shown none, whatever inference says; if a "hand" stays perfectly still for ``1 + 2 ×
 patience`` stable frames while the one move that fits is in plain view, it asks (glare not
-learnt yet is more likely than a hand that still).
+learnt yet is more likely than a hand that still), and if one keeps coming back for ``1 + 3
+× patience`` stable frames of a board that some legal move fits, it asks too rather than wait
+for ever.
 
 A question or a flag comes once per position and answer; the camera keeps it until the board
 changes. When the position changes by another input (the scorekeeper typed a move, or undid
@@ -317,13 +319,29 @@ class BoardFollower:
         self._blocked = None
         key = (fen, answer)
         if hand or self._clear < s.stable_frames:
-            seen_move = isinstance(result, Explained) and not result.unseen
-            if hand and seen_move and self._same >= 1 + 2 * s.patience and self._said != key:
+            if (
+                hand
+                and isinstance(result, Explained)
+                and not result.unseen
+                and self._same >= 1 + 2 * s.patience
+                and self._said != key
+            ):
                 # A "hand" that has not moved for seconds while the move is in plain view is
                 # more likely glare the follower has not learnt yet: ask, never commit.
                 self._said = key
                 covered = ", ".join(hand[:6]) + (" …" if len(hand) > 6 else "")
-                return Ask(result, f"something covers {covered} (a hand?): is this the move?")  # type: ignore[arg-type]
+                return Ask(result, f"something covers {covered} (a hand?): is this the move?")
+            if (
+                not hand
+                and isinstance(result, Explained | Ambiguous)
+                and self._same >= 1 + 3 * s.patience
+                and self._said != key
+            ):
+                # Gone again, but it keeps coming back over a board that has not changed for
+                # seconds (a reflection the reader calls a hand in some frames): ask rather
+                # than wait for ever.
+                self._said = key
+                return Ask(result, "something keeps coming back over the board: which move was it?")
             return Waiting("a hand is over the board" if hand else "a hand was just over the board")
         if isinstance(result, Explained) and not result.unseen:
             if self._committed == key:

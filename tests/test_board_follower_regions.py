@@ -7,7 +7,15 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.board_follower import BoardFollower, Commit, FollowerSettings, Settled, Waiting, hand_regions
+from referee.board_follower import (
+    Ask,
+    BoardFollower,
+    Commit,
+    FollowerSettings,
+    Settled,
+    Waiting,
+    hand_regions,
+)
 from referee.board_inference import Observation, play
 from referee.games.djambi import Move, Position
 from referee.games.djambi.squares import SQUARE_NAMES
@@ -116,3 +124,18 @@ def test_a_reflection_grown_over_a_read_piece_is_not_a_hand() -> None:
     )
     assert hand_regions(seen, {SQUARE_NAMES.index("e1")}) == ()
     assert hand_regions(seen, ()) == ("d1", "e1")
+
+
+def test_a_hand_that_keeps_coming_back_is_asked_about_not_waited_on_for_ever() -> None:
+    """A reflection the reader calls a hand every other frame, over a square the move
+    changed: no commit ever, and after a few seconds the console is asked, once."""
+    f = BoardFollower(SETTINGS)
+    [f.feed(board(START), START) for _ in range(3)]
+    moved = board(START, MOVE)
+    tokens = list(moved.tokens)
+    tokens[SQUARE_NAMES.index("e4")] = "??"
+    hidden = Observation(tuple(tokens), moved.confidence, regions=(("hand", (SQUARE_NAMES.index("e4"),)),))
+    steps = [f.feed(moved if k % 2 else hidden, START) for k in range(24)]
+    assert not any(isinstance(s, Commit) for s in steps)
+    asks = [s for s in steps if isinstance(s, Ask)]
+    assert len(asks) == 1 and str(asks[0].candidates[0].move) == MOVE
