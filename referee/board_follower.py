@@ -32,7 +32,9 @@ shown none, whatever inference says; if a "hand" stays perfectly still for ``1 +
 patience`` stable frames while the one move that fits is in plain view, it asks (glare not
 learnt yet is more likely than a hand that still), and if one keeps coming back for ``1 + 3
 × patience`` stable frames of a board that some legal move fits, it asks too rather than wait
-for ever.
+for ever. Whatever holds a fitting move back (a "hand" that comes and goes, a changed square
+that keeps dropping out of the latest frame), after ``1 + 3 × patience`` stable frames in
+which a move fitted the board it asks, once per position.
 
 A question or a flag comes once per position and answer; the camera keeps it until the board
 changes. When the position changes by another input (the scorekeeper typed a move, or undid
@@ -223,6 +225,7 @@ class BoardFollower:
     _answer: Hashable = None
     _same: int = 0  # stable frames in a row with the same answer
     _clear: int = 0  # frames in a row without a hand
+    _fitting: int = 0  # stable frames a move has fitted the board in this position, whatever else changed
     _unknown_rate: list[float] = field(default_factory=lambda: [0.0] * 81)
     _region_rate: list[float] = field(default_factory=lambda: [0.0] * 81)  # under a region
     _cache: dict[tuple[str, Hashable], Inference] = field(default_factory=dict)
@@ -268,7 +271,7 @@ class BoardFollower:
             if self._fen is not None and fen != self._expected:
                 self._block_pending = True  # changed by another input: the board in view is stale
             self._fen, self._expected, self._said, self._committed = fen, None, None, None
-            self._answer, self._same = None, 0
+            self._answer, self._same, self._fitting = None, 0, 0
             self._cache.clear()
         if position.turn is None:
             return Waiting("the game is over")
@@ -313,11 +316,37 @@ class BoardFollower:
             self._blocked, self._block_pending = answer, False
         if isinstance(result, NoChange):
             self._blocked = self._said = self._committed = None  # the board is back: say anything again
+            self._fitting = 0
             return Settled(result)
         if answer == self._blocked:
             return Waiting("the game was changed at the console: waiting for the board to change")
         self._blocked = None
         key = (fen, answer)
+        step = self._decide(result, key, seen, hand)
+        self._fitting = self._fitting + 1 if isinstance(result, Explained | Ambiguous) else 0
+        if (
+            isinstance(step, Waiting)
+            and isinstance(result, Explained | Ambiguous)
+            and self._fitting >= 1 + 3 * s.patience
+            and self._said is None
+            and self._committed is None
+        ):
+            # A move has fitted the board for seconds, but a "hand" that comes and goes, or a
+            # changed square that keeps dropping out of the latest frame, has held it back
+            # all along: ask, once in this position, rather than wait for ever.
+            self._said = key
+            return Ask(result, "the board has shown a move for seconds but the camera could not confirm it")
+        return step
+
+    def _decide(
+        self,
+        result: Explained | Ambiguous | Unexplained,
+        key: Hashable,
+        seen: Observation,
+        hand: tuple[str, ...],
+    ) -> FollowerStep:
+        """What to do with a stable read that changed the board (see the module docstring)."""
+        s = self.settings
         if hand or self._clear < s.stable_frames:
             if (
                 hand

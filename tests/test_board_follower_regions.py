@@ -139,3 +139,21 @@ def test_a_hand_that_keeps_coming_back_is_asked_about_not_waited_on_for_ever() -
     assert not any(isinstance(s, Commit) for s in steps)
     asks = [s for s in steps if isinstance(s, Ask)]
     assert len(asks) == 1 and str(asks[0].candidates[0].move) == MOVE
+
+
+def test_a_move_held_back_for_seconds_by_a_flickering_hand_is_asked_about_once() -> None:
+    """The landing square is seen only in frames with a "hand" at the edge, and lost in the
+    frames between: the move fits all along but is never confirmed. No commit ever; after
+    1 + 3 × patience stable frames the console is asked, once."""
+    f = BoardFollower(SETTINGS)
+    [f.feed(board(START), START) for _ in range(3)]
+    moved = board(START, MOVE)
+    with_hand = with_regions(moved, ("hand", ("i4", "i5")))
+    tokens = list(moved.tokens)
+    tokens[SQUARE_NAMES.index("e4")] = "??"
+    lost = Observation(tuple(tokens), moved.confidence, regions=())
+    steps = [f.feed(with_hand if k % 4 == 0 else lost, START) for k in range(40)]
+    assert not any(isinstance(s, Commit) for s in steps)
+    asks = [k for k, s in enumerate(steps) if isinstance(s, Ask)]
+    assert len(asks) == 1 and asks[0] >= 1 + 3 * SETTINGS.patience
+    assert str(steps[asks[0]].candidates[0].move) == MOVE  # type: ignore[union-attr]
