@@ -24,17 +24,16 @@ is only committed when the squares it changes are seen in the latest frame itsel
 something over the board, big and reaching the board's or the picture's edge), a touching
 group of ``hand_group`` or more unknown squares reaching the edge of the board (an arm), a
 group of ``big_group`` or more anywhere, or a piece held above the board. Squares that stay
-unknown frame after frame (glare, a washed-out sticker), and squares a "hand" region covers
-frame after frame (a lamp's reflection at the board's edge the reader cannot explain), are
-learnt as *blind*: a region all of whose squares are blind is not a hand. The follower
-never commits or flags while it sees a hand, nor until ``stable_frames`` frames in a row have
-shown none, whatever inference says; if a "hand" stays perfectly still for ``1 + 2 ×
-patience`` stable frames while the one move that fits is in plain view, it asks (glare not
-learnt yet is more likely than a hand that still), and if one keeps coming back for ``1 + 3
-× patience`` stable frames of a board that some legal move fits, it asks too rather than wait
-for ever. Whatever holds a fitting move back (a "hand" that comes and goes, a changed square
-that keeps dropping out of the latest frame), after ``1 + 3 × patience`` stable frames in
-which a move fitted the board it asks, once per position.
+unknown frame after frame (glare, a washed-out sticker), and squares some region covers
+frame after frame (a lamp's reflection the reader cannot explain), are learnt as *blind*: a
+hand region whose hidden squares (its unknown ones, or all if none is unknown) are all blind
+is not a hand. The follower never commits or flags while it sees a hand, nor until
+``stable_frames`` frames in a row have shown none, whatever inference says; if a "hand" stays
+perfectly still for ``1 + 2 × patience`` stable frames while the one move that fits is in
+plain view, it asks (glare not learnt yet is more likely than a hand that still). Whatever
+else holds a fitting move back (a "hand" that comes and goes, a changed square that keeps
+dropping out of the latest frame), after ``1 + 3 × patience`` stable frames in which a move
+fitted the board it asks, once per position.
 
 A question or a flag comes once per position and answer; the camera keeps it until the board
 changes. When the position changes by another input (the scorekeeper typed a move, or undid
@@ -360,17 +359,6 @@ class BoardFollower:
                 self._said = key
                 covered = ", ".join(hand[:6]) + (" …" if len(hand) > 6 else "")
                 return Ask(result, f"something covers {covered} (a hand?): is this the move?")
-            if (
-                not hand
-                and isinstance(result, Explained | Ambiguous)
-                and self._same >= 1 + 3 * s.patience
-                and self._said != key
-            ):
-                # Gone again, but it keeps coming back over a board that has not changed for
-                # seconds (a reflection the reader calls a hand in some frames): ask rather
-                # than wait for ever.
-                self._said = key
-                return Ask(result, "something keeps coming back over the board: which move was it?")
             return Waiting("a hand is over the board" if hand else "a hand was just over the board")
         if isinstance(result, Explained) and not result.unseen:
             if self._committed == key:
