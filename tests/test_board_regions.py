@@ -4,15 +4,18 @@ the region grouping itself on drawn masks."""
 
 from __future__ import annotations
 
+import argparse
 import json
 import math
 
+import cv2
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.board_follower import hand_over_board
 from referee.board_inference import Observation
+from referee.commands import read_board as read_board_command
 from vision.board_geometry import ALL_SQUARES, SIZE, square_name
 from vision.board_reader import read_board
 from vision.board_regions import BIG_AREA, HAND_AREA, MIN_AREA, Region, classify, find_regions
@@ -43,6 +46,23 @@ def test_a_small_hand_at_the_edge_is_a_hand_region_though_few_squares_are_unknow
     assert Observation.from_read(read).regions == (("hand", core),)
     out = json.loads(json.dumps(read.to_json()))
     assert out["regions"][0]["kind"] == "hand" and "i5" in out["regions"][0]["squares"]
+
+
+def test_read_board_names_the_hand_and_crosses_its_squares_in_the_debug_picture(tmp_path, capsys) -> None:
+    """`referee read-board` prints the region; ``--debug`` draws it (magenta where a hand is)."""
+    params = SceneParams(image_size=(1280, 720), hands=(Hand((8.6, 4.5), math.pi, 1.3, SKIN, SLEEVE),))
+    image = render_placement(START, params, seed=1).image
+    frame, picture = tmp_path / "hand.png", tmp_path / "debug.png"
+    cv2.imwrite(str(frame), image)
+    args = argparse.Namespace(image=frame, json=False, debug=picture, board=None, calibrate=None)
+    assert read_board_command.run(args) == 0
+    assert "over the board: hand on " in capsys.readouterr().out
+    drawn = cv2.imread(str(picture))
+    magenta = (drawn[..., 0] > 200) & (drawn[..., 1] < 60) & (drawn[..., 2] > 200)
+    assert (
+        magenta.sum() > 50
+        and not ((image[..., 0] > 200) & (image[..., 1] < 60) & (image[..., 2] > 200)).any()
+    )
 
 
 def test_no_region_is_a_hand_on_a_bare_board_with_a_lamp_reflection() -> None:
