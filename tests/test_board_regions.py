@@ -58,6 +58,7 @@ def test_read_board_names_the_hand_and_crosses_its_squares_in_the_debug_picture(
     assert read_board_command.run(args) == 0
     assert "over the board: hand on " in capsys.readouterr().out
     drawn = cv2.imread(str(picture))
+    assert drawn is not None
     magenta = (drawn[..., 0] > 200) & (drawn[..., 1] < 60) & (drawn[..., 2] > 200)
     assert (
         magenta.sum() > 50
