@@ -33,7 +33,10 @@ perfectly still for ``1 + 2 × patience`` stable frames while the one move that 
 plain view, it asks (glare not learnt yet is more likely than a hand that still). Whatever
 else holds a fitting move back (a "hand" that comes and goes, a changed square that keeps
 dropping out of the latest frame), after ``1 + 3 × patience`` stable frames in which a move
-fitted the board it asks, once per position.
+fitted the board it asks, once per position. Likewise a confident change that no legal move
+explains is flagged after ``1 + 3 × patience`` stable frames with the same answer even while
+a "hand" stays in view, as long as the "hand" covers none of the changed squares (if it
+covers one, the follower keeps waiting: the hand may be in the middle of a move).
 
 A question or a flag comes once per position and answer; the camera keeps it until the board
 changes. When the position changes by another input (the scorekeeper typed a move, or undid
@@ -359,6 +362,18 @@ class BoardFollower:
                 self._said = key
                 covered = ", ".join(hand[:6]) + (" …" if len(hand) > 6 else "")
                 return Ask(result, f"something covers {covered} (a hand?): is this the move?")
+            if (
+                isinstance(result, Unexplained)
+                and result.confident
+                and self._same >= 1 + 3 * s.patience
+                and self._said != key
+                and not {c.name for c in result.changes} & set(hand)
+            ):
+                # A confident change no legal move explains, in plain view and still for
+                # seconds, beside a "hand" that never leaves (a reflection not learnt yet):
+                # the referee's finding is not held back by what lies elsewhere.
+                self._said = key
+                return Flag(result)
             return Waiting("a hand is over the board" if hand else "a hand was just over the board")
         if isinstance(result, Explained) and not result.unseen:
             if self._committed == key:

@@ -11,6 +11,7 @@ from referee.board_follower import (
     Ask,
     BoardFollower,
     Commit,
+    Flag,
     FollowerSettings,
     Settled,
     Waiting,
@@ -157,3 +158,38 @@ def test_a_move_held_back_for_seconds_by_a_flickering_hand_is_asked_about_once()
     asks = [k for k, s in enumerate(steps) if isinstance(s, Ask)]
     assert len(asks) == 1 and asks[0] >= 1 + 3 * SETTINGS.patience
     assert str(steps[asks[0]].candidates[0].move) == MOVE  # type: ignore[union-attr]
+
+
+def _illegal(*regions: tuple[str, tuple[str, ...]]) -> Observation:
+    """A militant moved three squares up (b3 to b6: illegal), with these regions in view."""
+    obs = board(START)
+    grid = {SQUARE_NAMES[i]: t for i, t in enumerate(obs.tokens)}
+    grid["b6"], grid["b3"] = grid["b3"], None
+    moved = Observation.from_grid(grid)
+    return with_regions(Observation(moved.tokens, moved.confidence, regions=()), *regions)
+
+
+def test_an_illegal_move_beside_a_persistent_false_hand_is_flagged_once() -> None:
+    """A "hand" the reader reports at the far edge in every frame (a reflection not learnt
+    yet) does not hide the referee's finding: the confident change no legal move explains is
+    flagged once, after 1 + 3 × patience stable frames with the same answer."""
+    f = BoardFollower(SETTINGS)
+    [f.feed(board(START), START) for _ in range(3)]
+    lamp = ("hand", ("h9", "i9", "i8"))
+    steps = [f.feed(_illegal(lamp), START) for _ in range(20)]
+    flags = [k for k, s in enumerate(steps) if isinstance(s, Flag)]
+    assert len(flags) == 1, steps
+    # The read is stable from the third frame: the answer has been the same 1 + 3 × patience times.
+    assert flags[0] == SETTINGS.stable_frames - 1 + 3 * SETTINGS.patience
+    finding = steps[flags[0]].result.findings[0]  # type: ignore[union-attr]
+    assert finding.rule is not None and finding.rule.id == "djambi.militant.move"
+    assert not any(isinstance(s, Commit | Ask) for s in steps)
+
+
+def test_an_illegal_move_under_a_hand_over_its_squares_is_still_waited_on() -> None:
+    """A hand over a changed square may be in the middle of the move: no flag while it stays
+    (for fewer frames than it takes to learn a region that never leaves as blind)."""
+    f = BoardFollower(SETTINGS)
+    [f.feed(board(START), START) for _ in range(3)]
+    steps = [f.feed(_illegal(("hand", ("a6", "b6"))), START) for _ in range(15)]
+    assert all(isinstance(s, Waiting) for s in steps)
