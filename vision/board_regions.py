@@ -50,6 +50,13 @@ HAND_CORE = 2  # ... covering two squares or more (a palm, and its wrist or fing
 BIG_AREA = 3.0  # squares: this much anywhere is something large over the board (glare rims: < 3)
 GLARE_SHARE = 0.6  # share of a region under strong modelled lamp light that makes it glare
 LAMP_STRONG = 0.3  # lamp light above this share of the board's own brightness is strong
+SATURATED_LIN = 0.96  # linear level: a pixel this bright may be clipped
+SEEN = 0.7  # share of the printed contrast kept where the board shows through (light added)
+HIDDEN = 0.4  # ... and lost where something lies over it
+REFLECTION_GREY = 0.6  # share of a region lit grey over the board that makes it lamp light ...
+REFLECTION_KEPT = 0.5  # ... if it keeps this share of the printed contrast
+SEEN_AREA = 1.0  # squares: this much of a region showing the board ...
+HIDDEN_AREA = 1.0  # ... and less than this hiding it: the board seen through light, not a hand
 
 
 @dataclass(frozen=True)
@@ -117,12 +124,105 @@ def classify(
     return "other"
 
 
+@dataclass(frozen=True)
+class Light:
+    """What a region's pixels show against bare board: the linear top view and bare board's
+    predicted linear colour there (`vision.board_squares.BoardLight.predicted`, where known)."""
+
+    lin: np.ndarray
+    pred: np.ndarray
+    known: np.ndarray
+
+
+def _contrast_kept(lin: np.ndarray, pred: np.ndarray, dark: np.ndarray, bright: np.ndarray) -> float | None:
+    """Light squares minus dark ones as seen, over the same as predicted (None: too few)."""
+    if dark.sum() < 10 or bright.sum() < 10:
+        return None
+    printed = float(np.median(pred[bright]) - np.median(pred[dark]))
+    if printed <= 0.02:
+        return None
+    return float(np.median(lin[bright]) - np.median(lin[dark])) / printed
+
+
+def board_seen_through(own: np.ndarray, light: Light, ppu: int) -> tuple[float, float, float]:
+    """How much of a region shows the board's printed pattern, and how much hides it.
+
+    Lamp light, or a lighting misfit, only adds to or scales what the board shows: the
+    printed contrast (light squares minus dark ones, in linear light) is still there. A hand
+    or a sleeve paints dark and light squares in its own colour, and the contrast is gone.
+    The region's unclipped pixels are cut into tiles of 2 × 2 squares (each holds both
+    classes); in every tile with enough pixels of both, the contrast kept is measured against
+    bare board's predicted contrast. Returns the areas (in squares) of the region in tiles
+    that keep it (``SEEN`` or more) and that lose it (under ``HIDDEN``), and the contrast kept
+    over the whole region (0 when it cannot be measured).
+    """
+    lin, pred = light.lin.mean(axis=2), light.pred.mean(axis=2)
+    usable = own & light.known & (light.lin.max(axis=2) < SATURATED_LIN)
+    if not usable.any():
+        return 0.0, 0.0, 0.0
+    cut = float(np.median(pred[light.known]))
+    dark_all, bright_all = usable & (pred < cut), usable & (pred >= cut)
+    whole = _contrast_kept(lin, pred, dark_all, bright_all)
+    seen = hidden = 0.0
+    tile = 2 * ppu
+    n = own.shape[0]
+    for y in range(0, n, tile):
+        for x in range(0, n, tile):
+            part = (slice(y, y + tile), slice(x, x + tile))
+            kept = _contrast_kept(lin[part], pred[part], dark_all[part], bright_all[part])
+            if kept is None:
+                continue
+            area = float(own[part].sum()) / (ppu * ppu)
+            if kept >= SEEN:
+                seen += area
+            elif kept < HIDDEN:
+                hidden += area
+    return seen, hidden, whole or 0.0
+
+
+def shows_board(seen: float, hidden: float) -> bool:
+    """Whether a big region at the edge is the board seen through a lighting misfit, not a
+    hand, from `board_seen_through`'s areas: at least a square's area keeps the printed
+    contrast and under a square's area (and under half what keeps it) loses it. The smallest
+    hands of the tune scenes hide 1.9 squares' area.
+
+    >>> shows_board(4.0, 0.0), shows_board(1.0, 1.5), shows_board(0.0, 0.0)
+    (True, False, False)
+    """
+    return seen >= SEEN_AREA and hidden < min(HIDDEN_AREA, seen / 2)
+
+
+def grey_brighter(own: np.ndarray, light: Light) -> float:
+    """The share of a region brighter than bare board would be, in every channel alike (the
+    lamp's light added, not a colour of its own)."""
+    px = own & light.known
+    if not px.any():
+        return 0.0
+    ex = light.lin[px] - light.pred[px]
+    mean = ex.mean(axis=1)
+    off = np.sqrt(((ex - mean[:, None]) ** 2).sum(axis=1))
+    return float(((mean > 0.01) & (off < 0.43 * mean + 0.01)).mean())
+
+
+def is_reflection(grey: float, whole: float) -> bool:
+    """Lamp light the lamp model does not explain: most of the region is lit grey over the
+    board (``grey``, from `grey_brighter`) and the printed contrast is still half there
+    (``whole``); a white sleeve is grey and bright too, but paints the squares one colour.
+    Hands of the tune scenes and the benchmark's dev games: at most 0.41 lit grey.
+
+    >>> is_reflection(0.8, 0.7), is_reflection(0.8, 0.1), is_reflection(0.3, 1.0)
+    (True, False, False)
+    """
+    return grey >= REFLECTION_GREY and whole >= REFLECTION_KEPT
+
+
 def find_regions(
     foreign: np.ndarray,
     hidden: np.ndarray,
     outside: np.ndarray,
     lamp_share: np.ndarray,
     held: Iterable[str] = (),
+    light: Light | None = None,
 ) -> tuple[Region, ...]:
     """The foreign regions of a top view (``SIZE × ppu`` pixels square, rank 9 at the top).
 
@@ -164,15 +264,27 @@ def find_regions(
         lit_share = float(lit[own].mean())
         held_here = bool(held_set & set(squares))
         kind = classify(area, board_edge, frame_edge, lit_share, held_here, compact, len(core))
+        if light is not None and kind == "hand":
+            showing, hiding, whole = board_seen_through(own, light, ppu)
+            grey = grey_brighter(own, light)
+            if is_reflection(grey, whole):
+                kind = "glare"  # the lamp's light, in a shape its model does not explain
+            elif shows_board(showing, hiding):
+                # The printed pattern shows through: the lighting model misfits here; nothing
+                # is laid over the board.
+                kind = "glare" if grey >= REFLECTION_GREY else "other"
         out.append(Region(kind, squares, area, board_edge, frame_edge, core))
     return tuple(sorted(out, key=lambda r: -r.area))
 
 
-def regions_of(surface: Surface, light: BoardLight, held: Iterable[str] = ()) -> tuple[Region, ...]:
+def regions_of(
+    surface: Surface, light: BoardLight, held: Iterable[str] = (), lin: np.ndarray | None = None
+) -> tuple[Region, ...]:
     """The regions of a frame from the reader's pixel verdicts and its light (see
     `find_regions`); a held marker no region covers is a region of its own."""
     own = np.maximum(light.predicted.sum(axis=2) / 3, 1e-4)
-    found = find_regions(surface.foreign, surface.hidden, surface.outside, light.lamp / own, held)
+    shown = None if lin is None else Light(lin, light.predicted, light.known)
+    found = find_regions(surface.foreign, surface.hidden, surface.outside, light.lamp / own, held, shown)
     covered = {sq for r in found for sq in r.core}
     return found + tuple(held_region(sq) for sq in sorted(set(held) - covered, key=ALL_SQUARES.index))
 
@@ -189,8 +301,8 @@ class RegionFinder:
     def __post_init__(self) -> None:
         self.found = tuple(held_region(sq) for sq in self.held)
 
-    def look(self, surface: Surface, light: BoardLight) -> None:
-        self.found = regions_of(surface, light, self.held)
+    def look(self, surface: Surface, light: BoardLight, lin: np.ndarray | None = None) -> None:
+        self.found = regions_of(surface, light, self.held, lin)
 
 
 def held_region(square: str) -> Region:
