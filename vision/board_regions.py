@@ -132,6 +132,14 @@ class Light:
     lin: np.ndarray
     pred: np.ndarray
     known: np.ndarray
+    cut: float = 0.0  # linear level between dark and light squares (see `light_of`)
+
+
+def light_of(lin: np.ndarray, pred: np.ndarray, known: np.ndarray) -> Light:
+    """`Light` with the level that tells dark squares from light ones: the median of bare
+    board's predicted brightness (about half the board is of each class)."""
+    cut = float(np.median(pred[known].sum(axis=1))) / 3 if known.any() else 0.0
+    return Light(lin, pred, known, cut)
 
 
 def _contrast_kept(lin: np.ndarray, pred: np.ndarray, dark: np.ndarray, bright: np.ndarray) -> float | None:
@@ -156,18 +164,24 @@ def board_seen_through(own: np.ndarray, light: Light, ppu: int) -> tuple[float, 
     that keep it (``SEEN`` or more) and that lose it (under ``HIDDEN``), and the contrast kept
     over the whole region (0 when it cannot be measured).
     """
-    lin, pred = light.lin.mean(axis=2), light.pred.mean(axis=2)
-    usable = own & light.known & (light.lin.max(axis=2) < SATURATED_LIN)
+    tile = 2 * ppu
+    rows, cols = np.flatnonzero(own.any(axis=1)), np.flatnonzero(own.any(axis=0))
+    if not len(rows):
+        return 0.0, 0.0, 0.0
+    # Only the tiles the region lies in (cheap: most regions are a few squares).
+    y0, x0 = rows[0] // tile * tile, cols[0] // tile * tile
+    window = (slice(y0, rows[-1] // tile * tile + tile), slice(x0, cols[-1] // tile * tile + tile))
+    own, rgb, prgb = own[window], light.lin[window], light.pred[window]
+    r, g, b = rgb[..., 0], rgb[..., 1], rgb[..., 2]  # channel by channel: faster than axis=2
+    lin, pred = (r + g + b) / 3, (prgb[..., 0] + prgb[..., 1] + prgb[..., 2]) / 3
+    usable = own & light.known[window] & (np.maximum(np.maximum(r, g), b) < SATURATED_LIN)
     if not usable.any():
         return 0.0, 0.0, 0.0
-    cut = float(np.median(pred[light.known]))
-    dark_all, bright_all = usable & (pred < cut), usable & (pred >= cut)
+    dark_all, bright_all = usable & (pred < light.cut), usable & (pred >= light.cut)
     whole = _contrast_kept(lin, pred, dark_all, bright_all)
     seen = hidden = 0.0
-    tile = 2 * ppu
-    n = own.shape[0]
-    for y in range(0, n, tile):
-        for x in range(0, n, tile):
+    for y in range(0, own.shape[0], tile):
+        for x in range(0, own.shape[1], tile):
             part = (slice(y, y + tile), slice(x, x + tile))
             kept = _contrast_kept(lin[part], pred[part], dark_all[part], bright_all[part])
             if kept is None:
@@ -266,13 +280,15 @@ def find_regions(
         kind = classify(area, board_edge, frame_edge, lit_share, held_here, compact, len(core))
         if light is not None and kind == "hand":
             showing, hiding, whole = board_seen_through(own, light, ppu)
-            grey = grey_brighter(own, light)
-            if is_reflection(grey, whole):
-                kind = "glare"  # the lamp's light, in a shape its model does not explain
-            elif shows_board(showing, hiding):
-                # The printed pattern shows through: the lighting model misfits here; nothing
-                # is laid over the board.
-                kind = "glare" if grey >= REFLECTION_GREY else "other"
+            board_shows = shows_board(showing, hiding)
+            if whole >= REFLECTION_KEPT or board_shows:  # else a hand: no need to look further
+                grey = grey_brighter(own, light)
+                if is_reflection(grey, whole):
+                    kind = "glare"  # the lamp's light, in a shape its model does not explain
+                elif board_shows:
+                    # The printed pattern shows through: the lighting model misfits here;
+                    # nothing is laid over the board.
+                    kind = "glare" if grey >= REFLECTION_GREY else "other"
         out.append(Region(kind, squares, area, board_edge, frame_edge, core))
     return tuple(sorted(out, key=lambda r: -r.area))
 
@@ -283,7 +299,7 @@ def regions_of(
     """The regions of a frame from the reader's pixel verdicts and its light (see
     `find_regions`); a held marker no region covers is a region of its own."""
     own = np.maximum(light.predicted.sum(axis=2) / 3, 1e-4)
-    shown = None if lin is None else Light(lin, light.predicted, light.known)
+    shown = None if lin is None else light_of(lin, light.predicted, light.known)
     found = find_regions(surface.foreign, surface.hidden, surface.outside, light.lamp / own, held, shown)
     covered = {sq for r in found for sq in r.core}
     return found + tuple(held_region(sq) for sq in sorted(set(held) - covered, key=ALL_SQUARES.index))
