@@ -27,6 +27,7 @@ from vision.board_regions import (
     classify,
     find_regions,
     is_reflection,
+    kept_whole,
     shows_board,
 )
 from vision.board_synth import Hand, SceneParams, random_params, render_placement, scene
@@ -211,3 +212,4 @@ def test_what_is_a_reflection_and_what_shows_the_board() -> None:
     assert not is_reflection(0.4, 1.0), "a skin or a misfit darker than the board"
     assert shows_board(4.0, 0.0) and shows_board(3.0, 0.9)
     assert not shows_board(1.0, 1.5) and not shows_board(0.0, 0.0) and not shows_board(1.2, 0.7)
+    assert kept_whole(0.95, 0.0) and not kept_whole(0.6, 0.0) and not kept_whole(0.95, 1.9)

@@ -57,6 +57,7 @@ REFLECTION_GREY = 0.6  # share of a region lit grey over the board that makes it
 REFLECTION_KEPT = 0.5  # ... if it keeps this share of the printed contrast
 SEEN_AREA = 1.0  # squares: this much of a region showing the board ...
 HIDDEN_AREA = 1.0  # ... and less than this hiding it: the board seen through light, not a hand
+WHOLE_KEPT = 0.7  # share of the printed contrast a whole region keeps when the board shows through
 
 
 @dataclass(frozen=True)
@@ -206,6 +207,13 @@ def shows_board(seen: float, hidden: float) -> bool:
     return seen >= SEEN_AREA and hidden < min(HIDDEN_AREA, seen / 2)
 
 
+def kept_whole(whole: float, hidden: float) -> bool:
+    """A region too ragged for its tiles to say (each holds too little of one class) that
+    keeps most of the printed contrast as a whole (``whole``, of `board_seen_through`)
+    and loses it nowhere over a square's area. Hands of the tune scenes keep at most 0.62."""
+    return whole >= WHOLE_KEPT and hidden < HIDDEN_AREA
+
+
 def grey_brighter(own: np.ndarray, light: Light) -> float:
     """The share of a region brighter than bare board would be, in every channel alike (the
     lamp's light added, not a colour of its own)."""
@@ -280,7 +288,7 @@ def find_regions(
         kind = classify(area, board_edge, frame_edge, lit_share, held_here, compact, len(core))
         if light is not None and kind == "hand":
             showing, hiding, whole = board_seen_through(own, light, ppu)
-            board_shows = shows_board(showing, hiding)
+            board_shows = shows_board(showing, hiding) or kept_whole(whole, hiding)
             if whole >= REFLECTION_KEPT or board_shows:  # else a hand: no need to look further
                 grey = grey_brighter(own, light)
                 if is_reflection(grey, whole):
