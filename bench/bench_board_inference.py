@@ -213,6 +213,7 @@ class Tally:
         self.flag_examples: list[str] = []
         self.flag_reasons: Counter[str] = Counter()
         self.kinds: Counter[str] = Counter()
+        self.false_hands: list[str] = []  # frames without a hand on which the follower saw one
 
 
 def run_episode(
@@ -242,6 +243,10 @@ def run_episode(
         tally.t_read.append(1000 * (time.perf_counter() - t0))
         c["frames"] += 1
         obs = Observation.from_read(read)
+        # How well the reader's regions tell a hand: on frames with and without one.
+        region_hand = any(r.kind in follower_module.HAND_KINDS for r in read.regions)
+        c["hand_frames" if hand else "clear_frames"] += 1
+        c[("hand_frames" if hand else "clear_frames") + "_region"] += region_hand
         if not hand and (ep.taken_back_at is None or index < ep.taken_back_at):
             last_read = read
         if single is None and not hand:
@@ -252,6 +257,11 @@ def run_episode(
                 single = "flagged"
         step = follower.feed(obs, board.position(), read.camera)
         reasons.append(getattr(step, "reason", type(step).__name__))
+        if not hand and getattr(step, "reason", "") == "a hand is over the board":
+            c["clear_frames_follower_hand"] += 1
+            if len(tally.false_hands) < 12:
+                regions = ", ".join(f"{r.kind} {r.area:.1f} {'+'.join(r.squares[:4])}" for r in read.regions)
+                tally.false_hands.append(f"{ep.kind} {ep.move} frame {index}: {regions or 'no region'}")
         if isinstance(step, Commit):
             if hand:
                 hand_commit = True
@@ -518,6 +528,11 @@ def main() -> int:
         "illegal_single_accepted": c["illegal_single_wrong"] / max(1, ill),
         "illegal_squares_accepted": c["illegal_squares_accepted"] / max(1, ill),
         "hand_commits": c["legal_hand_commit"] + c["illegal_hand_commit"],
+        "hand_frames": c["hand_frames"],
+        "hand_frames_region": c["hand_frames_region"],
+        "clear_frames": c["clear_frames"],
+        "clear_frames_region": c["clear_frames_region"],
+        "clear_frames_follower_hand": c["clear_frames_follower_hand"],
         "infer_ms": _ms(tally.t_infer),
         "infer_changed_ms": _ms(tally.t_changed),
         "read_ms": _ms(tally.t_read),
@@ -553,6 +568,11 @@ def main() -> int:
         f"| planted illegal moves accepted as moves | {c['illegal_wrong']} / {ill} | {c['illegal_single_wrong']} / {ill} | {c['illegal_squares_accepted']} / {ill} |"
     )
     print(f"| moves committed from a frame with a hand | {fig['hand_commits']} | — | — |")
+    print(
+        f"\nframes with a hand the reader reported a hand region on: {c['hand_frames_region']} / {c['hand_frames']};"
+        f" frames without a hand it reported one on: {c['clear_frames_region']} / {c['clear_frames']}"
+        f" (the follower saw a hand, after learning glare: {c['clear_frames_follower_hand']})"
+    )
     print()
     print("| time | median | p95 |")
     print("|---|---|---|")
@@ -575,6 +595,8 @@ def main() -> int:
     print(
         f"asked with the true move among the candidates: {c['asked_true_among_candidates']}; frames without the board: {c['frames_board_lost']}"
     )
+    for e in tally.false_hands:
+        print("  a hand seen where there was none: " + e)
     print("\nmoves played, by kind: " + ", ".join(f"{k} {v}" for k, v in sorted(tally.kinds.items())))
     print(
         "\nwhy legal moves were flagged: "

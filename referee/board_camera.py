@@ -119,6 +119,7 @@ class BoardCameraState:
     reads: int = 0
     camera: str | None = None
     unknown: tuple[str, ...] = ()
+    regions: list[dict[str, Any]] = field(default_factory=list)  # what lies over the board (hands)
     placement: str | None = None
     question: dict[str, Any] | None = None
     flag: dict[str, Any] | None = None
@@ -231,6 +232,7 @@ class BoardCamera:
             st.reads += 1
             st.camera = seen.read.camera
             st.unknown = seen.read.unknown
+            st.regions = [r.to_json() for r in seen.read.regions]
             st.placement = seen.read.placement
             st.read_ms = round(seen.ms, 1)
             if seen.preview is not None:
@@ -355,6 +357,7 @@ class BoardCamera:
             "reads": st.reads,
             "camera": st.camera,
             "unknown": list(st.unknown),
+            "regions": st.regions,
             "placement": st.placement,
             "question": st.question,
             "flag": st.flag,

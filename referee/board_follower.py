@@ -20,13 +20,23 @@ count again, while a square that flickers between a read and "unknown" (the edge
 spot) does not. The frames are merged (each square as last seen) before inference, and a move
 is only committed when the squares it changes are seen in the latest frame itself.
 
-**A hand** is a touching group of ``hand_group`` or more unknown squares reaching the edge of
-the board (an arm), a group of ``big_group`` or more anywhere, or a piece held above the board. Squares that stay unknown frame after frame (glare, a washed-out sticker)
-are learnt as *blind* and do not count: a lamp's reflection is not a hand. The follower
-never commits or flags while it sees a hand, nor until ``stable_frames`` frames in a row have
-shown none, whatever inference says; if a "hand" stays perfectly still for ``1 + 2 ×
-patience`` stable frames while the one move that fits is in plain view, it asks (glare not
-learnt yet is more likely than a hand that still).
+**A hand** is a region the reader reports as a hand or a held piece (`vision.board_regions`:
+something over the board, big and reaching the board's or the picture's edge), a touching
+group of ``hand_group`` or more unknown squares reaching the edge of the board (an arm), a
+group of ``big_group`` or more anywhere, or a piece held above the board. Squares that stay
+unknown frame after frame (glare, a washed-out sticker), and squares some region covers
+frame after frame (a lamp's reflection the reader cannot explain), are learnt as *blind*: a
+hand region whose hidden squares (its unknown ones, or all if none is unknown) are all blind
+is not a hand. The follower never commits or flags while it sees a hand, nor until
+``stable_frames`` frames in a row have shown none, whatever inference says; if a "hand" stays
+perfectly still for ``1 + 2 × patience`` stable frames while the one move that fits is in
+plain view, it asks (glare not learnt yet is more likely than a hand that still). Whatever
+else holds a fitting move back (a "hand" that comes and goes, a changed square that keeps
+dropping out of the latest frame), after ``1 + 3 × patience`` stable frames in which a move
+fitted the board it asks, once per position. Likewise a confident change that no legal move
+explains is flagged after ``1 + 3 × patience`` stable frames with the same answer even while
+a "hand" stays in view, as long as the "hand" covers none of the changed squares (if it
+covers one, the follower keeps waiting: the hand may be in the middle of a move).
 
 A question or a flag comes once per position and answer; the camera keeps it until the board
 changes. When the position changes by another input (the scorekeeper typed a move, or undid
@@ -148,6 +158,33 @@ def hand_over_board(
     return tuple(SQUARE_NAMES[i] for i in sorted(hand))
 
 
+HAND_KINDS = frozenset({"hand", "held piece"})
+
+
+def hand_regions(seen: Observation, blind: Iterable[int] = ()) -> tuple[str, ...]:
+    """The squares of the reader's hand regions (kinds in `HAND_KINDS`) that are not all
+    ``blind``: a lamp's reflection the follower has learnt is not a hand. Of a region that
+    leaves squares unknown only those count (what it hides; a reflection grown over a piece
+    the reader still reads is still the reflection), of one that leaves none all its squares
+    do (a small hand between pieces). Empty when the reader reports none (or did not say: an
+    observation built from a placement).
+
+    >>> seen = Observation.from_placement("9/9/9/9/9/9/9/9/9")
+    >>> hand_regions(Observation(seen.tokens, seen.confidence, regions=(("hand", (0, 1)),)))
+    ('a1', 'b1')
+    >>> hand_regions(Observation(seen.tokens, seen.confidence, regions=(("hand", (0, 1)),)), {0, 1})
+    ()
+    """
+    blind = set(blind)
+    squares: set[int] = set()
+    unknown = set(seen.unknown)
+    for kind, covered in seen.regions or ():
+        hidden = (set(covered) & unknown) or set(covered)
+        if kind in HAND_KINDS and not hidden <= blind:
+            squares.update(covered)
+    return tuple(SQUARE_NAMES[i] for i in sorted(squares))
+
+
 def merge(window: list[Observation]) -> Observation | None:
     """The frames as one read (each square as last seen), or None if two frames disagree on a
     square both could see."""
@@ -161,7 +198,7 @@ def merge(window: list[Observation]) -> Observation | None:
             if tokens[i] != UNKNOWN and tokens[i] != t:
                 return None
             tokens[i], conf[i] = t, obs.confidence[i]
-    return Observation(tuple(tokens), tuple(conf), tuple(notes))
+    return Observation(tuple(tokens), tuple(conf), tuple(notes), window[-1].regions)
 
 
 def outcome(result: Inference) -> Hashable:
@@ -190,7 +227,9 @@ class BoardFollower:
     _answer: Hashable = None
     _same: int = 0  # stable frames in a row with the same answer
     _clear: int = 0  # frames in a row without a hand
+    _fitting: int = 0  # stable frames a move has fitted the board in this position, whatever else changed
     _unknown_rate: list[float] = field(default_factory=lambda: [0.0] * 81)
+    _region_rate: list[float] = field(default_factory=lambda: [0.0] * 81)  # under a region
     _cache: dict[tuple[str, Hashable], Inference] = field(default_factory=dict)
     last: Inference | None = None  # the latest inference, for the display
 
@@ -204,6 +243,13 @@ class BoardFollower:
         level = self.settings.blind_level
         return frozenset(i for i, u in enumerate(self._unknown_rate) if u >= level)
 
+    @property
+    def region_blind(self) -> frozenset[int]:
+        """Squares a reported region covered in most recent frames: what stays that long is a
+        lamp's reflection or a stain, not a hand (a hand moves, and leaves)."""
+        level = self.settings.blind_level
+        return frozenset(i for i, u in enumerate(self._region_rate) if u >= level)
+
     def committed(self, position: Position | str) -> None:
         """The caller recorded the follower's move (or a move the scorekeeper chose for it)."""
         self._expected = position.fen() if isinstance(position, Position) else position
@@ -214,6 +260,12 @@ class BoardFollower:
         self._unknown_rate = [
             (1 - a) * u + (a if i in unknown else 0.0) for i, u in enumerate(self._unknown_rate)
         ]
+        # Any region, whatever the reader calls it: a reflection is sometimes a "hand" and
+        # sometimes "other" from one frame to the next, and must be learnt all the same.
+        covered = {i for _, squares in seen.regions or () for i in squares}
+        self._region_rate = [
+            (1 - a) * u + (a if i in covered else 0.0) for i, u in enumerate(self._region_rate)
+        ]
 
     def feed(self, seen: Observation, position: Position, camera: str = "still") -> FollowerStep:
         fen = position.fen()
@@ -221,7 +273,7 @@ class BoardFollower:
             if self._fen is not None and fen != self._expected:
                 self._block_pending = True  # changed by another input: the board in view is stale
             self._fen, self._expected, self._said, self._committed = fen, None, None, None
-            self._answer, self._same = None, 0
+            self._answer, self._same, self._fitting = None, 0, 0
             self._cache.clear()
         if position.turn is None:
             return Waiting("the game is over")
@@ -234,7 +286,9 @@ class BoardFollower:
             )
         self._learn(seen)
         s = self.settings
-        hand = hand_over_board(seen, s.hand_group, self.blind, s.big_group)
+        blind = self.blind
+        hand = hand_over_board(seen, s.hand_group, blind, s.big_group)
+        hand = tuple(sorted({*hand, *hand_regions(seen, blind | self.region_blind)}, key=SQUARE_NAMES.index))
         self._clear = 0 if hand else self._clear + 1
         self._window = [*self._window, seen][-s.stable_frames :]
         merged = merge(self._window)
@@ -264,19 +318,62 @@ class BoardFollower:
             self._blocked, self._block_pending = answer, False
         if isinstance(result, NoChange):
             self._blocked = self._said = self._committed = None  # the board is back: say anything again
+            self._fitting = 0
             return Settled(result)
         if answer == self._blocked:
             return Waiting("the game was changed at the console: waiting for the board to change")
         self._blocked = None
         key = (fen, answer)
+        step = self._decide(result, key, seen, hand)
+        self._fitting = self._fitting + 1 if isinstance(result, Explained | Ambiguous) else 0
+        if (
+            isinstance(step, Waiting)
+            and isinstance(result, Explained | Ambiguous)
+            and self._fitting >= 1 + 3 * s.patience
+            and self._said is None
+            and self._committed is None
+        ):
+            # A move has fitted the board for seconds, but a "hand" that comes and goes, or a
+            # changed square that keeps dropping out of the latest frame, has held it back
+            # all along: ask, once in this position, rather than wait for ever.
+            self._said = key
+            return Ask(result, "the board has shown a move for seconds but the camera could not confirm it")
+        return step
+
+    def _decide(
+        self,
+        result: Explained | Ambiguous | Unexplained,
+        key: Hashable,
+        seen: Observation,
+        hand: tuple[str, ...],
+    ) -> FollowerStep:
+        """What to do with a stable read that changed the board (see the module docstring)."""
+        s = self.settings
         if hand or self._clear < s.stable_frames:
-            seen_move = isinstance(result, Explained) and not result.unseen
-            if hand and seen_move and self._same >= 1 + 2 * s.patience and self._said != key:
+            if (
+                hand
+                and isinstance(result, Explained)
+                and not result.unseen
+                and self._same >= 1 + 2 * s.patience
+                and self._said != key
+            ):
                 # A "hand" that has not moved for seconds while the move is in plain view is
                 # more likely glare the follower has not learnt yet: ask, never commit.
                 self._said = key
                 covered = ", ".join(hand[:6]) + (" …" if len(hand) > 6 else "")
-                return Ask(result, f"something covers {covered} (a hand?): is this the move?")  # type: ignore[arg-type]
+                return Ask(result, f"something covers {covered} (a hand?): is this the move?")
+            if (
+                isinstance(result, Unexplained)
+                and result.confident
+                and self._same >= 1 + 3 * s.patience
+                and self._said != key
+                and not {c.name for c in result.changes} & set(hand)
+            ):
+                # A confident change no legal move explains, in plain view and still for
+                # seconds, beside a "hand" that never leaves (a reflection not learnt yet):
+                # the referee's finding is not held back by what lies elsewhere.
+                self._said = key
+                return Flag(result)
             return Waiting("a hand is over the board" if hand else "a hand was just over the board")
         if isinstance(result, Explained) and not result.unseen:
             if self._committed == key:
@@ -308,5 +405,6 @@ __all__ = [
     "Settled",
     "Waiting",
     "hand_over_board",
+    "hand_regions",
     "merge",
 ]

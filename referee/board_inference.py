@@ -74,11 +74,15 @@ class Observation:
 
     ``tokens[i]`` is a piece token (``rC``, ``xx``), None for an empty square or ``"??"``;
     ``confidence[i]`` is 0–1 (0 when unknown); ``notes[i]`` is the reader's reason, if any.
+    ``regions`` are what the reader saw over the board besides pieces, as (kind, the squares
+    it covers: its ``core``) pairs (`vision.board_regions`: ``hand``, ``held piece``, ``glare``, ``piece``, ``other``);
+    None when the observation does not come from the reader (a typed placement).
     """
 
     tokens: tuple[str | None, ...]
     confidence: tuple[float, ...]
     notes: tuple[str, ...] = ()
+    regions: tuple[tuple[str, tuple[int, ...]], ...] | None = None
 
     def __post_init__(self) -> None:
         if len(self.tokens) != 81 or len(self.confidence) != 81:
@@ -93,6 +97,7 @@ class Observation:
             tuple(s.token for s in read.squares),
             tuple(float(s.confidence) for s in read.squares),
             tuple(s.note for s in read.squares),
+            tuple((r.kind, tuple(SQUARE_NAMES.index(sq) for sq in r.core)) for r in read.regions),
         )
 
     @classmethod

@@ -16,10 +16,13 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from vision.board_geometry import ALL_SQUARES, FILES, SIZE, square_name
 from vision.markers import KIND_LETTERS, KINDS, PARTIES, PARTY_LETTERS
+
+if TYPE_CHECKING:
+    from vision.board_regions import Region
 
 State = Literal["empty", "living", "corpse", "unknown"]
 Camera = Literal["fitted", "still", "moved", "unverified"]
@@ -159,6 +162,10 @@ class BoardRead:
     ``still`` (cached homography confirmed by the corner markers), ``moved`` (the camera moved
     since the last frame: refitted; wait for a still frame before trusting a change),
     ``unverified`` (no corner marker visible; the cached homography was used).
+
+    ``regions`` are the foreign regions found over the board (`vision.board_regions`): each
+    with its kind (``hand``, ``held piece``, ``glare``, ``piece``, ``other``), the squares it
+    touches, its area in squares and whether it reaches the board's / the picture's edge.
     """
 
     squares: tuple[SquareRead, ...]
@@ -167,6 +174,10 @@ class BoardRead:
     homography: tuple[tuple[float, ...], ...]  # board units → image pixels
     problems: tuple[Problem, ...] = ()
     notes: tuple[str, ...] = field(default=())
+    # What lies over the board besides pieces (hands, held pieces, glare): see
+    # `vision.board_regions.Region`; largest first. Empty when nothing is, or when the frame
+    # had too little bare board to judge.
+    regions: tuple[Region, ...] = ()
 
     def __post_init__(self) -> None:
         if tuple(s.square for s in self.squares) != ALL_SQUARES:
@@ -208,5 +219,6 @@ class BoardRead:
             "complete": self.complete,
             "problems": [p.to_json() for p in self.problems],
             "notes": list(self.notes),
+            "regions": [r.to_json() for r in self.regions],
             "squares": [s.to_json() for s in self.squares],
         }

@@ -29,6 +29,7 @@ from vision.board_detect import (
 )
 from vision.board_geometry import ALL_SQUARES, DEFAULT_GEOMETRY, SIZE, BoardGeometry, square_name
 from vision.board_read import BoardRead, Camera, Problem, SquareRead
+from vision.board_regions import RegionFinder
 from vision.board_squares import (
     CENTRE_BOX,
     PIECE_RADIUS,
@@ -223,7 +224,10 @@ def read_with(
     discs = _footprints(placed, geometry)
     candidates = [i for i, sq in enumerate(ALL_SQUARES) if sq not in reads]
     top = top_view(image, fit.H)
-    verdicts = judge_squares(top, candidates, discs, geometry, piece_reach(placed, geometry, fit.from_pieces))
+    # The foreign regions (hands, held pieces) from the same pixel verdicts: `board_regions`.
+    regions = RegionFinder([sq for sq, ps in by_square.items() if any(p.side < 0 for p in ps)])
+    reach = piece_reach(placed, geometry, fit.from_pieces)
+    verdicts = judge_squares(top, candidates, discs, geometry, reach, regions.look)
     for i, v in verdicts.items():
         sq = ALL_SQUARES[i]
         reads[sq] = (
@@ -236,6 +240,7 @@ def read_with(
         homography=tuple(tuple(float(v) for v in row) for row in fit.H),
         problems=tuple(problems),
         notes=tuple(notes),
+        regions=regions.found,
     )
 
 

@@ -19,7 +19,7 @@ The steps, on a top view of the grid (`top_view`, `PPU` pixels per square):
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -176,11 +176,14 @@ def judge_squares(
     discs: Sequence[tuple[float, float, float]],
     geometry: BoardGeometry,
     reach: PieceReach = PieceReach(),
+    look: Callable[[Surface, BoardLight, np.ndarray], None] | None = None,
 ) -> dict[int, Verdict]:
     """Decide empty/unknown for the squares at ``candidates`` (indices into ALL_SQUARES).
 
     ``discs`` are the pieces already found (centre x, y and radius in squares); their
     footprint is known, not judged. ``reach`` is the piece to look for and where it may stand.
+    ``look``, if given, is shown the pixel verdicts, the light and the linear top view (the
+    reader's foreign regions are found from them, `vision.board_regions`).
     """
     out: dict[int, Verdict] = {}
     pieces = _piece_mask(discs)
@@ -195,6 +198,8 @@ def judge_squares(
     saturated = ~view.line & ~pieces & (brightest >= 250)
     light = board_light(lin, masks, ok, view, judged, saturated, geometry)
     surface = analyse(lin, light.predicted, light.known, light.lamp, pieces, view)
+    if look is not None:
+        look(surface, light, lin)
     free = free_fraction(surface.good, reach.radius * PPU)
     box = round(reach.box * PPU)
     for i in candidates:

@@ -101,6 +101,11 @@ def run(args: argparse.Namespace) -> int:
     unknown = read.unknown
     if unknown:
         print(f"cannot tell {len(unknown)} square(s): {' '.join(unknown)}")
+    for region in read.regions:
+        reach = " (reaches the board's edge)" if region.board_edge else ""
+        print(
+            f"over the board: {region.kind} on {' '.join(region.squares)}, {region.area:.1f} squares{reach}"
+        )
     for problem in read.problems:
         print(f"impossible: {problem.message}")
     return 0
