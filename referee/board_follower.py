@@ -136,7 +136,7 @@ def hand_over_board(
     >>> hand_over_board(Observation.from_placement("9/9/9/3????????2/9/9/9/9/9"))  # d6–g6: glare
     ()
     """
-    unknown = set(seen.unknown) - set(blind)
+    unknown = set(seen.unknown) - set(blind) - _glare_only(seen)
     hand: set[int] = {i for i in seen.unknown if "held above" in seen.notes[i]}
     todo = set(unknown)
     while todo:
@@ -159,6 +159,16 @@ def hand_over_board(
 
 
 HAND_KINDS = frozenset({"hand", "held piece"})
+
+
+def _glare_only(seen: Observation) -> set[int]:
+    """Squares the reader covers with a region it calls glare (a reflection that keeps the
+    board's printed contrast) and with no hand region: their being unknown is the lamp's
+    doing, so they do not make a hand out of unknown squares. A hand beside the glare keeps
+    its own squares, and its region still counts through `hand_regions`."""
+    regions = seen.regions or ()
+    glare = {i for kind, core in regions if kind == "glare" for i in core}
+    return glare - {i for kind, core in regions if kind in HAND_KINDS for i in core}
 
 
 def hand_regions(seen: Observation, blind: Iterable[int] = ()) -> tuple[str, ...]:

@@ -15,6 +15,7 @@ from referee.board_follower import (
     FollowerSettings,
     Settled,
     Waiting,
+    hand_over_board,
     hand_regions,
 )
 from referee.board_inference import Observation, play
@@ -193,3 +194,30 @@ def test_an_illegal_move_under_a_hand_over_its_squares_is_still_waited_on() -> N
     [f.feed(board(START), START) for _ in range(3)]
     steps = [f.feed(_illegal(("hand", ("a6", "b6"))), START) for _ in range(15)]
     assert all(isinstance(s, Waiting) for s in steps)
+
+
+def test_unknown_squares_the_reader_calls_glare_do_not_make_a_hand() -> None:
+    """Four unknown squares at the board's edge look like an arm, unless the reader says they
+    are a reflection; a hand region over some of them still counts as a hand."""
+    unknown_edge = Observation.from_placement("9/9/9/9/9/9/9/9/3????????2")  # d1–g1
+    glare = ("glare", ("d1", "e1", "f1", "g1"))
+    assert hand_over_board(unknown_edge) == ("d1", "e1", "f1", "g1")
+    assert hand_over_board(with_regions(unknown_edge, glare)) == ()
+    assert hand_over_board(with_regions(unknown_edge, ("other", ("d1", "e1", "f1", "g1")))) != ()
+    beside = with_regions(unknown_edge, glare, ("hand", ("f1", "g1")))
+    assert hand_regions(beside) == ("f1", "g1")
+
+
+def test_a_move_beside_a_known_reflection_is_committed() -> None:
+    """The move's squares are read; the reflection at the edge leaves unknown squares the
+    reader calls glare: the follower commits without learning them first."""
+    f = BoardFollower(SETTINGS)
+    [f.feed(board(START), START) for _ in range(3)]
+    after = board(START, MOVE)
+    tokens, confidence = list(after.tokens), list(after.confidence)
+    for sq in ("d1", "e1", "f1", "g1"):
+        tokens[SQUARE_NAMES.index(sq)], confidence[SQUARE_NAMES.index(sq)] = "??", 0.0
+    lit = Observation(tuple(tokens), tuple(confidence), after.notes, ())
+    lit = with_regions(lit, ("glare", ("d1", "e1", "f1", "g1")))
+    steps = [f.feed(lit, START) for _ in range(4)]
+    assert any(isinstance(s, Commit) and str(s.move) == MOVE for s in steps), steps
