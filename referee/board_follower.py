@@ -195,6 +195,12 @@ def hand_regions(seen: Observation, blind: Iterable[int] = ()) -> tuple[str, ...
     return tuple(SQUARE_NAMES[i] for i in sorted(squares))
 
 
+def _decayed(rates: list[float], now: set[int], a: float) -> list[float]:
+    """Each square's share of recent frames in which it was in ``now`` (an exponential
+    average with weight ``a`` for this frame)."""
+    return [(1 - a) * u + (a if i in now else 0.0) for i, u in enumerate(rates)]
+
+
 def merge(window: list[Observation]) -> Observation | None:
     """The frames as one read (each square as last seen), or None if two frames disagree on a
     square both could see."""
@@ -266,16 +272,11 @@ class BoardFollower:
 
     def _learn(self, seen: Observation) -> None:
         a = self.settings.blind_rate
-        unknown = set(seen.unknown)
-        self._unknown_rate = [
-            (1 - a) * u + (a if i in unknown else 0.0) for i, u in enumerate(self._unknown_rate)
-        ]
+        self._unknown_rate = _decayed(self._unknown_rate, set(seen.unknown), a)
         # Any region, whatever the reader calls it: a reflection is sometimes a "hand" and
         # sometimes "other" from one frame to the next, and must be learnt all the same.
         covered = {i for _, squares in seen.regions or () for i in squares}
-        self._region_rate = [
-            (1 - a) * u + (a if i in covered else 0.0) for i, u in enumerate(self._region_rate)
-        ]
+        self._region_rate = _decayed(self._region_rate, covered, a)
 
     def feed(self, seen: Observation, position: Position, camera: str = "still") -> FollowerStep:
         fen = position.fen()
