@@ -60,11 +60,10 @@ def reach_across_lines(
     lo, hi = line_px, ppu - line_px  # a square's judged inside, relative to its corner
     gap = 2 * line_px + 1  # from the last inside pixel of one square to the first of the next
     inside = hi - lo
-    depths = np.arange(inside, dtype=np.float64)
-    along = np.arange(inside, dtype=np.float64)
+    along = np.arange(inside, dtype=np.float64)  # px along a side, and depth into a square
     # Which squares the hand touches on which side (within NEAR px of the line), all at once;
     # keyed by where the square lies from the neighbour it faces.
-    inner = hand.reshape(size, ppu, size, ppu)[:, lo:hi, :, lo:hi]
+    inner = square_insides(hand, ppu, line_px)
     touches: dict[tuple[int, int], np.ndarray] = {
         (0, -1): np.asarray(
             inner[:, :, :, -NEAR:].any(axis=(1, 3))
@@ -83,10 +82,17 @@ def reach_across_lines(
                 if not (0 <= nr < size and 0 <= nc < size) or not touches[(dr, dc)][nr, nc]:
                     continue
                 strip = _neighbour_strip(hand, nr * ppu + lo, nc * ppu + lo, inside, (dr, dc))
-                allowed = _carried_on(strip, depths + gap, along)  # (depth into square, along)
+                allowed = _carried_on(strip, along + gap, along)  # (depth into square, along)
                 block = out[v0 : v0 + inside, u0 : u0 + inside]
                 block |= _to_square(allowed, (dr, dc))
     return out
+
+
+def square_insides(mask: np.ndarray, ppu: int, line_px: int) -> np.ndarray:
+    """A top-view mask as (row, y, column, x): each square's inside, its grid lines
+    (``line_px`` on each side) left out."""
+    size = mask.shape[0] // ppu
+    return mask.reshape(size, ppu, size, ppu)[:, line_px : ppu - line_px, :, line_px : ppu - line_px]
 
 
 def _neighbour_strip(hand: np.ndarray, v0: int, u0: int, inside: int, side: tuple[int, int]) -> np.ndarray:

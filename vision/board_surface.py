@@ -29,7 +29,7 @@ import numpy as np
 
 from vision.board_geometry import SIZE, BoardGeometry
 from vision.board_glare import Spot, fit_spots, spot_map
-from vision.board_hands import reach_across_lines
+from vision.board_hands import reach_across_lines, square_insides
 from vision.board_lighting import LOG_FLOOR, Lighting, design
 
 SATURATED = 250
@@ -506,10 +506,8 @@ def _squares_with(mask: np.ndarray, ppu: int) -> np.ndarray:
     than a thin line of it: the outline of a hand next door passing a square's corner,
     blurred, makes a line of misfit pixels one or two wide, which says nothing of a hand's
     shading in the square."""
-    n = mask.shape[0] // ppu
     body = cv2.erode(mask.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
-    inner = body.reshape(n, ppu, n, ppu)[:, LINE_PX : ppu - LINE_PX, :, LINE_PX : ppu - LINE_PX]
-    return inner.sum(axis=(1, 3)) >= OWN_PIXELS
+    return square_insides(body, ppu, LINE_PX).sum(axis=(1, 3)) >= OWN_PIXELS
 
 
 def _spread(squares: np.ndarray, ppu: int) -> np.ndarray:
