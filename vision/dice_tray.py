@@ -258,8 +258,9 @@ def find_plain_tray(gray: np.ndarray, tray: TraySpec) -> TrayView | None:
         if misfit <= ASPECT_MISFIT:
             break
         alt = _dark_quad(small, tray_level + share * (otsu - tray_level), scale)
-        if alt is not None and _aspect_misfit(alt, tray) < misfit - 0.02:
-            quad, misfit = alt, _aspect_misfit(alt, tray)
+        alt_misfit = _aspect_misfit(alt, tray) if alt is not None else misfit
+        if alt is not None and alt_misfit < misfit - 0.02:
+            quad, misfit = alt, alt_misfit
     quad = _refine_edges(gray, quad, reach=20.0)
     wmm, hmm = tray.width_mm, tray.height_mm
     dst = np.array([[0, 0], [wmm, 0], [wmm, hmm], [0, hmm]], np.float64)
