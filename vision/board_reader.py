@@ -45,6 +45,7 @@ PIECES_FIT_MARGIN = 0.2  # ... and this close is unknown when the board was loca
 MARKER_SIZE_RANGE = (0.2, 0.75)  # plausible marker side on the board, in squares
 STILL_PX = 2.5  # corner markers within this many pixels of the cached model: camera still
 MIN_DECODE_CONFIDENCE = 0.6
+UNREAD_PIECE = "something of a piece's size lies here, and its marker cannot be read"
 
 
 class BoardImageError(ValueError):
@@ -233,6 +234,17 @@ def read_with(
         reads[sq] = (
             SquareRead(sq, "empty", v.confidence) if v.empty else SquareRead(sq, "unknown", 0.0, note=v.note)
         )
+    # A compact thing of about a piece's size on a square judged empty is a piece whose marker
+    # was not found in this frame: its white face and rim can pass for bare board on a light
+    # square, so half its footprint may look bare, but it is not an empty square. It must be
+    # at least a marker's area (the specks a lighting misfit leaves are a tenth of a square).
+    marker_area = (geometry.piece_marker_ratio * 2 * reach.radius) ** 2
+    for region in regions.found:
+        if region.kind != "piece" or region.area < marker_area:
+            continue
+        for sq in region.core:
+            if reads[sq].state == "empty":
+                reads[sq] = SquareRead(sq, "unknown", 0.0, note=UNREAD_PIECE)
     return BoardRead(
         squares=tuple(reads[sq] for sq in ALL_SQUARES),
         camera=camera,

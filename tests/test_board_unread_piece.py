@@ -1,0 +1,68 @@
+"""A piece in plain view whose marker the reader cannot decode is never read as an empty square.
+
+The scene is the one where this happened while following a game (benchmark game seed 255,
+1280×720, small pieces, a lamp's reflection beside them): a corpse on the light square e8
+whose white face and rim passed for bare board, so half its footprint looked bare and the
+square was read empty (confidence 0.51–0.57) in most frames. The follower then reported a
+legal move as one that "no legal move leads to".
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.board_geometry import BoardGeometry
+from vision.board_reader import read_board
+from vision.board_synth import SceneParams, render_placement
+
+AFTER = "gC1gM4yAyC/gAgDgMxxxxyNbDrD1/gM2yM4yR/1gM1yD5/6yMgRyM/rM6xxbM/rMrM2gNrN1bM1/rR4yM2bR/rCrA4bMbAbC"
+PARAMS = SceneParams(
+    image_size=(1280, 720),
+    board_to_image=(
+        (7.847889355407031, 70.400431674813, 392.03289694381317),
+        (59.062871053788356, -4.333734234815998, 128.22482638063357),
+        (4.726425680322353e-09, 0.011137344039967103, 1.0),
+    ),
+    scheme=2,
+    piece_diameter=0.7072575719129289,
+    max_offset=0.1024310878356279,
+    gain=(-0.16472559261371433, 0.16831844406123175, 0.00960232168507813),
+    tint=(1.0538230263146073, 0.9224838180257142, 0.95232606108996),
+    vignette=0.7109214132894548,
+    glare=(
+        (519.5590077913465, 349.2545567975933, 40.6572526630908, 75.21803561130085),
+        (769.1010040372724, 322.43725136287765, 85.55839064782907, 44.00342732818628),
+    ),
+    blur=1.098579963357477,
+    noise=3.3221447001645745,
+    jpeg=65,
+    geometry=BoardGeometry(class_offsets={2: (-0.45, 0.15, 0.55)}),
+)
+
+
+def _next_frame(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The same scene as the next video frame: fresh sensor noise and JPEG."""
+    noisy = image.astype(np.float32) + rng.normal(0, 1.5, image.shape).astype(np.float32)
+    ok, buf = cv2.imencode(".jpg", np.clip(noisy, 0, 255).astype(np.uint8), [cv2.IMWRITE_JPEG_QUALITY, 65])
+    assert ok
+    frame = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    assert frame is not None
+    return frame
+
+
+@pytest.mark.parametrize("seed", [0, 9])
+def test_corpse_with_an_unreadable_marker_is_not_an_empty_square(seed: int) -> None:
+    shot = render_placement(AFTER, PARAMS, seed=seed)
+    assert shot.truth["e8"] == "xx"
+    rng = np.random.default_rng(0)
+    states = []
+    for _ in range(4):
+        e8 = {s.square: s for s in read_board(_next_frame(shot.image, rng)).squares}["e8"]
+        states.append(e8.state)
+        assert e8.state in ("corpse", "unknown"), f"the corpse on e8 was read {e8.state}"
+        if e8.state == "unknown":
+            assert e8.note  # says why, for the console
+    # The scene is a hard one: the marker is not decoded in most of these frames.
+    assert states.count("unknown") >= 2
