@@ -22,6 +22,11 @@ the square's colour anywhere) and gaps a palm spans between hand regions (closed
 caller). The bound only ever removes "this bare-looking pixel may be under a hand" where a
 solid hand could not reach from the part that shows.
 
+`dimmed_hand_parts` adds what the pixel model misses the other way: a hand part a shade darker
+than one colour of square fits there as a shadow. One lamp casts every hand's shadow the same
+way (`shadow_direction`, measured beside the hands of the frame); a dimmed patch over one
+colour of square that touches a hand where its shadow cannot fall (`downwind`) may be the hand.
+
 >>> import numpy as np
 >>> hand = np.zeros((9 * 24, 9 * 24), bool)
 >>> hand[2:22, 100:106] = True                 # a finger in one square, along its length
@@ -34,6 +39,7 @@ from __future__ import annotations
 
 import math
 
+import cv2
 import numpy as np
 
 ANGLE = math.radians(25)  # an outline may turn by this much beyond where it is measured
@@ -44,6 +50,13 @@ MIN_TRACE = NEAR + 1  # px: a chord followed less deep than this gives no direct
 SHORT_SPREAD = 1.0  # px per px: how fast such a chord may widen into the square
 MAX_NARROW = 1.5  # px per px: how fast a chord's end may close in
 MAX_SLOPE = 1.5  # px per px: steeper ends (an outline nearly along the line) are clipped
+DIRECTIONS = 16  # directions around a hand in which the board beside it is looked at
+RING = (2, 5)  # px beyond a hand's outline where its shadow is looked for
+RING_PIXELS = 20  # pixels such a ring must have to count
+SHADOW_REACH = 0.75  # squares: how far beyond a hand (looking back along it) its shadow may fall
+PART_WIDTH = 2  # px: a hand part that looks dimmed is more than twice this wide ...
+PART_PIXELS = 4  # ... over this many pixels
+SHADOW_SIDED = 0.25  # the dimming must be this lopsided (|weighted sum| ÷ sum) to show a side
 
 
 def reach_across_lines(
@@ -169,3 +182,114 @@ def _end_bound(
     # never taken to narrow into the square, only to widen.
     widening = float(np.clip(-sign * slope, -MAX_NARROW, MAX_SLOPE))
     return e0 + sign * (MARGIN + (widening + math.tan(ANGLE)) * distance)
+
+
+def dimmed_hand_parts(
+    shade: np.ndarray,
+    labels: np.ndarray,
+    hands: np.ndarray,
+    log_dim: np.ndarray,
+    usable: np.ndarray,
+    gap: int,
+    unseen: np.ndarray | None = None,
+) -> np.ndarray:
+    """The patches of ``shade`` (pixels that fit as the board dimmed, over one colour of
+    square only) that may be part of a hand rather than its shadow.
+
+    A hand a shade darker than one colour of square (a thumb over a light square) fits there
+    as a shadow. A patch that touches a hand (within ``gap`` px: a grid line between) is taken
+    for that hand's shadow only if it lies where the shadow falls: most of it within
+    ``SHADOW_REACH`` squares of the hand, looking back against the way this frame's shadows
+    fall (`shadow_direction`). When the frame does not show that way, none is (as without
+    this rule: a frame whose board is dimmed all round its hands would lose every square
+    beside them). ``labels`` are the foreign regions, ``hands`` the labels that may be hands;
+    ``unseen`` where a hand may be without showing (over a square of its colour): its
+    shadow falls beside it all the same.
+    """
+    out = np.zeros(shade.shape, bool)
+    if not len(hands) or not shade.any():
+        return out
+    count, lab = cv2.connectedComponents(shade.astype(np.uint8), connectivity=8)
+    size = np.bincount(lab.ravel(), minlength=count)
+    # A hand's blurred outline over a square of the board's colour mixes the two into a band
+    # that looks dimmed, one or two pixels wide: a hand part is wider than that.
+    body = cv2.erode(shade.astype(np.uint8), np.ones((2 * PART_WIDTH + 1,) * 2, np.uint8)) > 0
+    wide = np.bincount(lab[body], minlength=count) >= PART_PIXELS
+    blobs = np.isin(labels, hands)
+    way = shadow_direction(blobs, log_dim, usable)
+    if way is None:
+        return out
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * gap + 1,) * 2)
+    reach = round(SHADOW_REACH * shade.shape[0] / 9)
+    # The foreign regions of one hand are cut apart by the grid lines: joined across them.
+    joined = cv2.dilate(blobs.astype(np.uint8), disc)
+    n_hands, hand = cv2.connectedComponents(joined, connectivity=8)
+    casts = np.zeros(shade.shape, bool) if unseen is None else unseen
+    may_be_hand = np.zeros(count, bool)
+    for k in range(1, n_hands):
+        near = hand == k
+        touching = np.zeros(count, bool)
+        touching[np.unique(lab[near & shade])] = True
+        touching[0] = False
+        touching &= wide
+        if not touching.any():
+            continue
+        inside = np.bincount(lab[downwind(near | casts, way, reach) & shade], minlength=count)
+        may_be_hand |= touching & (inside < 0.5 * size)
+    return may_be_hand[lab]
+
+
+def shadow_direction(hands: np.ndarray, log_dim: np.ndarray, usable: np.ndarray) -> np.ndarray | None:
+    """The way this frame's lamp casts a hand's shadow, as a unit vector (top-view x, y), or
+    None when the frame does not show it.
+
+    One lamp: every part of every hand casts its shadow offset the same way. Just outside a
+    hand's outline the board is dimmed on the side its shadow falls, and not on the other
+    side (the shadow is offset away from it). So the board a few pixels beyond the outline
+    is looked at in each of ``DIRECTIONS`` directions; the dimming found there beyond the
+    least found on any side, weighted by direction, points to where the shadow falls (at
+    least half the directions must show enough board).
+    """
+    grown = cv2.dilate(hands.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+    dim = np.clip(-log_dim, 0.0, None)
+    ways, seen = [], []
+    for k in range(DIRECTIONS):
+        t = 2 * math.pi * k / DIRECTIONS
+        u = np.array([math.cos(t), math.sin(t)])
+        ring = np.zeros_like(hands)
+        for step in range(RING[0], RING[1] + 1):
+            ring |= _shifted(hands, round(step * u[0]), round(step * u[1]))
+        ring &= usable & ~grown
+        if ring.sum() >= RING_PIXELS:
+            ways.append(u)
+            seen.append(float(dim[ring].mean()))
+    if len(seen) < DIRECTIONS // 2:
+        return None
+    # Only the dimming beyond what every side shows points somewhere: another hand's shadow
+    # or a lighting misfit may dim the board all round.
+    excess = np.asarray(seen) - min(seen)
+    total = excess @ np.asarray(ways)
+    weight = float(excess.sum())
+    length = float(np.linalg.norm(total))
+    if weight <= 0 or length < SHADOW_SIDED * weight:
+        return None
+    return total / length
+
+
+def downwind(hands: np.ndarray, direction: np.ndarray, reach: int) -> np.ndarray:
+    """Pixels a hand's shadow may fall on: those with some of ``hands`` within ``reach`` px
+    against ``direction`` (the way shadows fall)."""
+    out = hands.copy()
+    for step in range(1, reach + 1):
+        out |= _shifted(hands, round(step * direction[0]), round(step * direction[1]))
+    return out
+
+
+def _shifted(mask: np.ndarray, dx: int, dy: int) -> np.ndarray:
+    """``mask`` moved by (dx, dy) pixels, nothing wrapped around."""
+    out = np.zeros_like(mask)
+    h, w = mask.shape
+    ys, yd = (slice(0, h - dy), slice(dy, h)) if dy >= 0 else (slice(-dy, h), slice(0, h + dy))
+    xs, xd = (slice(0, w - dx), slice(dx, w)) if dx >= 0 else (slice(-dx, w), slice(0, w + dx))
+    out[yd, xd] = mask[ys, xs]
+    return out

@@ -14,7 +14,9 @@ light of `vision.board_glare`), each pixel is sorted into
   between large foreign regions are closed (a palm spans the squares it covers), and (2) a
   bare-looking pixel whose colour is one the neighbouring hand itself shows, and which is
   connected to that hand through such pixels, is hidden (fingers over a square of their own
-  colour have no visible edge).
+  colour have no visible edge); (3) a hand a shade darker than one colour of square passes
+  there for a shadow: a dimmed patch over one colour only, touching a hand where its shadow
+  cannot fall, is hidden too (`vision.board_hands.dimmed_hand_parts`).
 
 A square is then judged by `free_fraction`: could a piece be hidden on it? See
 `vision.board_squares`.
@@ -29,7 +31,7 @@ import numpy as np
 
 from vision.board_geometry import SIZE, BoardGeometry
 from vision.board_glare import Spot, fit_spots, spot_map
-from vision.board_hands import reach_across_lines, square_insides
+from vision.board_hands import dimmed_hand_parts, reach_across_lines, square_insides
 from vision.board_lighting import LOG_FLOOR, Lighting, design
 
 SATURATED = 250
@@ -62,6 +64,7 @@ PALETTE_BIN = 8  # colour bins (0–255 levels) of a hand's palette
 PALETTE_MIN = 3  # pixels of a colour bin before it counts as the hand's
 SHADES = (0.8, 0.9, 1.0, 1.1, 1.2)  # brightness factors a hand's own shading may add
 PALETTE_ERODE = 2  # px: a hand's edge pixels mix with the board; its palette is its core's
+LONE_SHADE = 0.25  # a dimmed patch with less than this share over one colour is over the other only
 OWN_PIXELS = 4  # a hand shows in a square itself with this many pixels inside a thin line
 REACH = 1.2  # squares: how far a hand may extend unseen over squares of its colour
 GLARE_ROUNDS = 2
@@ -316,7 +319,7 @@ def analyse(
             (a < A_RANGE[0]) | (a > A_RANGE[1]) | (b < B_MIN - 0.2 * lamp) | (b > B_MAX + B_LAMP * lamp)
         )
         w = w0 * (resid_n < KEEP_SIGMAS) * ~implausible
-    dimmed, smooth, deep = _shadowed(
+    dimmed, smooth, deep, log_dim = _shadowed(
         rest, pred, a, b, lamp, top_levels, saturated, sigma, judged, view.classes, view.line
     )
     shade = dimmed & smooth & (resid_n > WEAK_SIGMAS)
@@ -330,7 +333,12 @@ def analyse(
     # Under strong lamp light every colour washes out towards the lamp's: a hand there looks
     # like the board as much as one of the board's own colour.
     washed = lamp > WASHED * csum(pred) / 3
-    hidden = _under_hands(foreign, top_levels, judged, ppu, dimmed, washed) | (shade & deep)
+    # A hand a shade darker than one colour of square fits there as a shadow: dimmed patches
+    # over one colour only are looked at beside the hands (vision.board_hands).
+    one_colour = _one_colour_shade(shade & judged, log_dim, view.line, view.classes)
+    hidden = _under_hands(foreign, top_levels, judged, ppu, dimmed, washed, one_colour, log_dim) | (
+        shade & deep
+    )
     good_px = judged & ~hidden & ~foreign
     # A grid line pixel is as good as the judged pixels around it.
     near = cv2.boxFilter(good_px.astype(np.float32), -1, (5, 5), normalize=False)
@@ -361,7 +369,7 @@ def _shadowed(
     usable: np.ndarray,
     classes: np.ndarray,
     line: np.ndarray,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Bare board dimmed by a shadow: the colour of the board times a grey factor (within
     SHADOW_RANGE of the local light), whether that factor varies smoothly from pixel to pixel
     (a shadow's does; a sleeve's jumps at every change of square colour), and whether the
@@ -402,7 +410,7 @@ def _shadowed(
     # Under strong lamp light the board's colours wash out, and a dark cloth, lit by the lamp
     # too, passes for a shadow of any square: there a shadow is not seen board.
     washed = lamp > WASHED * csum(pred) / 3
-    return candidate, smooth, ((ratio < DEEP_SHADOW) & ~across) | washed
+    return candidate, smooth, ((ratio < DEEP_SHADOW) & ~across) | washed, log_dim
 
 
 def _deviation(values: np.ndarray, mask: np.ndarray) -> np.ndarray:
@@ -438,11 +446,15 @@ def _under_hands(
     ppu: int,
     dimmed: np.ndarray,
     washed: np.ndarray,
+    one_colour: np.ndarray | None = None,
+    log_dim: np.ndarray | None = None,
 ) -> np.ndarray:
     """Pixels that may be under a hand although they look bare (see the module docstring).
 
     A hand's palette leaves out its pixels that look like dimmed board: its shadow's edge
-    often joins it, and would make the bare board around it look like the hand."""
+    often joins it, and would make the bare board around it look like the hand. The patches
+    of ``one_colour`` (dimmed, over one colour of square only; ``log_dim`` their dimming)
+    that may be a hand part rather than its shadow are the hand's too."""
     _, labels, stats, _ = cv2.connectedComponentsWithStats(foreign.astype(np.uint8), connectivity=8)
     big = np.flatnonzero(stats[:, cv2.CC_STAT_AREA] >= BLOB_AREA * ppu * ppu)
     big = big[big > 0]
@@ -455,9 +467,6 @@ def _under_hands(
     # the hand shows in the square itself, its shading may fade into the square's colour
     # anywhere: no bound there. This bounds both the gaps a palm spans and the hand's colours.
     closed = (cv2.morphologyEx(blobs.astype(np.uint8), cv2.MORPH_CLOSE, disc) > 0) & ~foreign
-    own = _squares_with(blobs, ppu)
-    bound = reach_across_lines(blobs | closed, ppu, LINE_PX, ~own) | _spread(own, ppu)
-    closed &= bound
     # The palettes: colours each hand shows in its core, give or take one bin per channel.
     # Each pixel is compared with the palette of the hand nearest to it.
     q = np.clip(levels // PALETTE_BIN, 0, 255 // PALETTE_BIN).astype(np.int32)
@@ -487,18 +496,54 @@ def _under_hands(
         same[y0:y1, x0:x1] |= mine & palette.ravel()[flat[y0:y1, x0:x1]]
     same |= washed
     same &= dist <= REACH * ppu
-    same &= judged & ~foreign & ~closed
+    same &= judged & ~foreign
+    # A hand part of a dimmed board colour (a thumb a shade darker than the light squares)
+    # fits as a shadow, not as foreign; where it may be the hand, the hand shows in that
+    # square as much as where it is foreign, and those pixels are the hand's.
+    parts = np.zeros_like(blobs)
+    if one_colour is not None and log_dim is not None:
+        parts = dimmed_hand_parts(
+            one_colour, labels, big, log_dim, judged & ~foreign, 2 * LINE_PX + 1, closed
+        )
+    own = _squares_with(blobs | parts, ppu)
+    bound = reach_across_lines(blobs | closed, ppu, LINE_PX, ~own) | _spread(own, ppu)
+    closed &= bound
+    same &= ~closed
     same &= bound
-    # Grown from the hands across the grid lines (a disc: a corner contact does not count).
+    return closed | _grown(blobs, same, ppu) | parts
+
+
+def _one_colour_shade(
+    shade: np.ndarray, log_dim: np.ndarray, line: np.ndarray, classes: np.ndarray
+) -> np.ndarray:
+    """The dimmed patches (``shade``) over squares of one colour only (the other colour
+    under less than LONE_SHADE of a patch): a shadow dims dark and light squares alike and
+    goes on across a grid line unchanged (`_bridged`), while a hand part of a dimmed board
+    colour (a thumb a shade darker than the light squares) looks dimmed only over that colour
+    (over the other it is foreign)."""
+    count, lab = cv2.connectedComponents(_bridged(shade, log_dim, line).astype(np.uint8), connectivity=8)
+    if count <= 1:
+        return np.zeros(shade.shape, bool)
+    sel = shade & ~line
+    per = [np.bincount(lab[sel & (classes == c)], minlength=count) for c in (0, 1)]
+    total = np.maximum(per[0] + per[1], 1)
+    one = np.minimum(per[0], per[1]) < LONE_SHADE * total
+    one[0] = False
+    return one[lab] & shade
+
+
+def _grown(blobs: np.ndarray, allowed: np.ndarray, ppu: int) -> np.ndarray:
+    """The ``allowed`` pixels connected to ``blobs`` through allowed pixels, within REACH;
+    grown from the hands across the grid lines (a disc: a corner contact does not count)."""
     jump = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (4 * LINE_PX + 3,) * 2)
-    grown = cv2.dilate(blobs.astype(np.uint8), jump) & same.astype(np.uint8)
+    grown = cv2.dilate(blobs.astype(np.uint8), jump) & allowed.astype(np.uint8)
     step = np.ones((3, 3), np.uint8)
     for _ in range(round(REACH * ppu)):
-        nxt = cv2.dilate(grown, step) & same.astype(np.uint8)
+        nxt = cv2.dilate(grown, step) & allowed.astype(np.uint8)
         if np.array_equal(nxt, grown):
             break
         grown = nxt
-    return closed | (grown > 0)
+    return grown > 0
 
 
 def _squares_with(mask: np.ndarray, ppu: int) -> np.ndarray:
