@@ -47,7 +47,7 @@ def test_a_tilted_reflection_is_fitted_as_an_ellipse_when_asked() -> None:
     assert np.cos(2 * (oval.angle - 0.6)) > 0.95  # the long axis's direction (either way)
     misfit_round = np.abs(excess - spot_map(round_spots, (N, N))).max()
     misfit_oval = np.abs(excess - spot_map(ovals, (N, N))).max()
-    assert misfit_oval < 0.4 * misfit_round
+    assert misfit_oval < 0.6 * misfit_round
 
 
 def test_a_much_longer_patch_of_light_stays_a_round_spot() -> None:
