@@ -25,6 +25,7 @@ MIN_MARKER_SIDE_PX = 12  # smaller markers cannot be decoded reliably at 7 cells
 SECOND_LOOK_SIZE = (0.8, 1.25)  # a candidate's side, relative to the decoded pieces' median
 SECOND_LOOK_CELL = 8  # pixels per marker cell in the canonical view it is decoded from
 SECOND_LOOK_MIN_PIECES = 3  # decoded piece markers needed to know a piece marker's size
+AROUND = 0.7  # a decoded quad holding the centre of a marker this much smaller is not a marker
 
 
 @dataclass(frozen=True)
@@ -102,9 +103,31 @@ def detect_markers(
         pts = np.asarray(c, np.float64).reshape(4, 2) + np.array([x0, y0], np.float64)
         out.append(Marker(int(i), pts, float(k)))
     offset = np.array([x0, y0], np.float64)
-    return out + [
-        Marker(m.id, m.corners + offset, m.confidence) for m in _second_look(img, rejected, out, offset)
-    ]
+    out += [Marker(m.id, m.corners + offset, m.confidence) for m in _second_look(img, rejected, out, offset)]
+    return _not_around_others(out)
+
+
+def _not_around_others(markers: list[Marker]) -> list[Marker]:
+    """The markers without those whose quad holds a smaller marker's centre.
+
+    A sticker is opaque: nothing can be seen inside a real marker. A square of the board (or
+    a sticker's disc) around a piece's marker is a dark-edged quad too, and the pattern inside
+    it, read as 7 × 7 cells, now and then matches one of our codes within the bits corrected:
+    a "marker" two or three times a piece marker's size, on the same square, which would
+    make the square unknown (a marker of implausible size) or, worse, another piece.
+    """
+    keep = []
+    for m in markers:
+        quad = m.corners.astype(np.float32).reshape(-1, 1, 2)
+        inside = any(
+            o is not m
+            and o.side_px < AROUND * m.side_px
+            and cv2.pointPolygonTest(quad, (float(o.center[0]), float(o.center[1])), False) > 0
+            for o in markers
+        )
+        if not inside:
+            keep.append(m)
+    return keep
 
 
 @cache
