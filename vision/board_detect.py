@@ -116,16 +116,16 @@ def _not_around_others(markers: list[Marker]) -> list[Marker]:
     a "marker" two or three times a piece marker's size, on the same square, which would
     make the square unknown (a marker of implausible size) or, worse, another piece.
     """
+    if len(markers) < 2:
+        return markers
+    corners = np.array([m.corners for m in markers])
+    sides = _sides(corners)
+    centres = [(float(x), float(y)) for x, y in corners.mean(axis=1)]
     keep = []
-    for m in markers:
+    for m, side in zip(markers, sides, strict=True):
+        smaller = np.flatnonzero(sides < AROUND * side)  # usually none: markers are one size
         quad = m.corners.astype(np.float32).reshape(-1, 1, 2)
-        inside = any(
-            o is not m
-            and o.side_px < AROUND * m.side_px
-            and cv2.pointPolygonTest(quad, (float(o.center[0]), float(o.center[1])), False) > 0
-            for o in markers
-        )
-        if not inside:
+        if not any(cv2.pointPolygonTest(quad, centres[j], False) > 0 for j in smaller):
             keep.append(m)
     return keep
 
@@ -136,6 +136,11 @@ def _canonical_detector() -> cv2.aruco.ArucoDetector:
     p.errorCorrectionRate = 1.0
     p.perspectiveRemovePixelPerCell = SECOND_LOOK_CELL
     return cv2.aruco.ArucoDetector(dictionary(), p)
+
+
+def _sides(quads: np.ndarray) -> np.ndarray:
+    """Mean side length of each quad (n, 4, 2)."""
+    return np.linalg.norm(quads - np.roll(quads, 1, axis=1), axis=2).mean(axis=1)
 
 
 def _second_look(
@@ -152,21 +157,25 @@ def _second_look(
     read, and the code must still match one of ours within the same 2 bits. A code already
     decoded elsewhere is not taken (the first sighting stands).
     """
-    sides = [m.side_px for m in found if m.id < CORNER_BASE]
-    if len(sides) < SECOND_LOOK_MIN_PIECES or not len(rejected):
+    pieces = [m for m in found if m.id < CORNER_BASE]
+    if len(pieces) < SECOND_LOOK_MIN_PIECES or not len(rejected):
         return []
-    size = float(np.median(sides))
+    size = float(np.median(_sides(np.array([m.corners for m in pieces]))))
+    quads = np.asarray(rejected, np.float32).reshape(-1, 4, 2)
+    q_sides = _sides(quads)
+    plausible = np.flatnonzero(
+        (q_sides >= SECOND_LOOK_SIZE[0] * size) & (q_sides <= SECOND_LOOK_SIZE[1] * size)
+    )
+    if not len(plausible):
+        return []
     seen = {m.id for m in found}
     centres = np.array([m.center - offset for m in found])
     side = 7 * SECOND_LOOK_CELL
     pad = 2 * SECOND_LOOK_CELL
     square = np.array([[0, 0], [side, 0], [side, side], [0, side]], np.float32) + pad
     out = []
-    for quad in rejected:
-        pts = np.asarray(quad, np.float32).reshape(4, 2)
-        q_side = float(np.mean(np.linalg.norm(pts - np.roll(pts, 1, axis=0), axis=1)))
-        if not SECOND_LOOK_SIZE[0] * size <= q_side <= SECOND_LOOK_SIZE[1] * size:
-            continue
+    for n in plausible:
+        pts, q_side = quads[n], float(q_sides[n])
         if len(centres) and float(np.min(np.linalg.norm(centres - pts.mean(axis=0), axis=1))) < q_side:
             continue  # beside a marker already read: its inside or its rim, not another marker
         M = cv2.getPerspectiveTransform(pts, square)
