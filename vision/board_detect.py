@@ -108,7 +108,7 @@ def detect_markers(
 
 
 def _not_around_others(markers: list[Marker]) -> list[Marker]:
-    """The markers without those whose quad holds a smaller marker's centre.
+    """The markers without the piece codes whose quad holds a smaller marker's centre.
 
     A sticker is opaque: nothing can be seen inside a real marker. A square of the board (or
     a sticker's disc) around a piece's marker is a dark-edged quad too, and the pattern inside
@@ -123,6 +123,9 @@ def _not_around_others(markers: list[Marker]) -> list[Marker]:
     centres = [(float(x), float(y)) for x, y in corners.mean(axis=1)]
     keep = []
     for m, side in zip(markers, sides, strict=True):
+        if m.id >= CORNER_BASE:
+            keep.append(m)  # the homography's anchors are never dropped on this ground
+            continue
         smaller = np.flatnonzero(sides < AROUND * side)  # usually none: markers are one size
         quad = m.corners.astype(np.float32).reshape(-1, 1, 2)
         if not any(cv2.pointPolygonTest(quad, centres[j], False) > 0 for j in smaller):
