@@ -9,17 +9,23 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 
 import cv2
 import numpy as np
 
 from vision.board_geometry import SIZE, BoardGeometry
-from vision.markers import corner_square, dictionary
+from vision.markers import CORNER_BASE, corner_square, dictionary
 
 # A marker's corners more than this many pixels off the fitted model are outliers. Scaled up
 # for large markers (see fit_homography), since corner noise grows with blur and size.
 RANSAC_PX = 3.0
 MIN_MARKER_SIDE_PX = 12  # smaller markers cannot be decoded reliably at 7 cells
+# A second look at the candidates the detector could not decode (see `_second_look`).
+SECOND_LOOK_SIZE = (0.8, 1.25)  # a candidate's side, relative to the decoded pieces' median
+SECOND_LOOK_CELL = 8  # pixels per marker cell in the canonical view it is decoded from
+SECOND_LOOK_MIN_PIECES = 3  # decoded piece markers needed to know a piece marker's size
+AROUND = 0.7  # a decoded quad holding the centre of a marker this much smaller is not a marker
 
 
 @dataclass(frozen=True)
@@ -89,13 +95,107 @@ def detect_markers(
         if x1 - x0 < 16 or y1 - y0 < 16:
             return []
         img = gray[y0:y1, x0:x1]
-    corners, ids, conf, _ = _detector(img.shape, refine, roi is None).detectMarkersWithConfidence(img)
+    corners, ids, conf, rejected = _detector(img.shape, refine, roi is None).detectMarkersWithConfidence(img)
     if ids is None or len(ids) == 0:
         return []
     out = []
     for c, i, k in zip(corners, np.asarray(ids).reshape(-1), np.asarray(conf).reshape(-1), strict=True):
         pts = np.asarray(c, np.float64).reshape(4, 2) + np.array([x0, y0], np.float64)
         out.append(Marker(int(i), pts, float(k)))
+    offset = np.array([x0, y0], np.float64)
+    out += [Marker(m.id, m.corners + offset, m.confidence) for m in _second_look(img, rejected, out, offset)]
+    return _not_around_others(out)
+
+
+def _not_around_others(markers: list[Marker]) -> list[Marker]:
+    """The markers without the piece codes whose quad holds a smaller marker's centre.
+
+    A sticker is opaque: nothing can be seen inside a real marker. A square of the board (or
+    a sticker's disc) around a piece's marker is a dark-edged quad too, and the pattern inside
+    it, read as 7 × 7 cells, now and then matches one of our codes within the bits corrected:
+    a "marker" two or three times a piece marker's size, on the same square, which would
+    make the square unknown (a marker of implausible size) or, worse, another piece.
+    """
+    if len(markers) < 2:
+        return markers
+    corners = np.array([m.corners for m in markers])
+    sides = _sides(corners)
+    centres = [(float(x), float(y)) for x, y in corners.mean(axis=1)]
+    keep = []
+    for m, side in zip(markers, sides, strict=True):
+        if m.id >= CORNER_BASE:
+            keep.append(m)  # the homography's anchors are never dropped on this ground
+            continue
+        smaller = np.flatnonzero(sides < AROUND * side)  # usually none: markers are one size
+        quad = m.corners.astype(np.float32).reshape(-1, 1, 2)
+        if not any(cv2.pointPolygonTest(quad, centres[j], False) > 0 for j in smaller):
+            keep.append(m)
+    return keep
+
+
+@cache
+def _canonical_detector() -> cv2.aruco.ArucoDetector:
+    p = cv2.aruco.DetectorParameters()
+    p.errorCorrectionRate = 1.0
+    p.perspectiveRemovePixelPerCell = SECOND_LOOK_CELL
+    return cv2.aruco.ArucoDetector(dictionary(), p)
+
+
+def _sides(quads: np.ndarray) -> np.ndarray:
+    """Mean side length of each quad (n, 4, 2)."""
+    return np.linalg.norm(quads - np.roll(quads, 1, axis=1), axis=2).mean(axis=1)
+
+
+def _second_look(
+    img: np.ndarray, rejected: Sequence[np.ndarray], found: Sequence[Marker], offset: np.ndarray
+) -> list[Marker]:
+    """Piece markers among the candidates the detector gave up on (quads in ``img``'s
+    pixels; ``found`` in the full image's, ``offset`` apart).
+
+    The detector reads each cell from a warp of 4 × 4 pixels per cell; a small, blurred
+    marker's thin white cells then average with the blur around them and read black, too many
+    bits for the code's correction. Each candidate of a piece marker's size (measured on the
+    markers decoded) is warped upright at 8 pixels per cell with a quiet zone around it and
+    decoded again by the same detector and dictionary: the centre of every cell is what is
+    read, and the code must still match one of ours within the same 2 bits. A code already
+    decoded elsewhere is not taken (the first sighting stands).
+    """
+    pieces = [m for m in found if m.id < CORNER_BASE]
+    if len(pieces) < SECOND_LOOK_MIN_PIECES or not len(rejected):
+        return []
+    size = float(np.median(_sides(np.array([m.corners for m in pieces]))))
+    quads = np.asarray(rejected, np.float32).reshape(-1, 4, 2)
+    q_sides = _sides(quads)
+    plausible = np.flatnonzero(
+        (q_sides >= SECOND_LOOK_SIZE[0] * size) & (q_sides <= SECOND_LOOK_SIZE[1] * size)
+    )
+    if not len(plausible):
+        return []
+    seen = {m.id for m in found}
+    centres = np.array([m.center - offset for m in found])
+    side = 7 * SECOND_LOOK_CELL
+    pad = 2 * SECOND_LOOK_CELL
+    square = np.array([[0, 0], [side, 0], [side, side], [0, side]], np.float32) + pad
+    out = []
+    for n in plausible:
+        pts, q_side = quads[n], float(q_sides[n])
+        if len(centres) and float(np.min(np.linalg.norm(centres - pts.mean(axis=0), axis=1))) < q_side:
+            continue  # beside a marker already read: its inside or its rim, not another marker
+        M = cv2.getPerspectiveTransform(pts, square)
+        canon = cv2.warpPerspective(img, M, (side + 2 * pad, side + 2 * pad), flags=cv2.INTER_LINEAR)
+        c2, ids2, conf2, _ = _canonical_detector().detectMarkersWithConfidence(canon)
+        if ids2 is None:
+            continue
+        for c, i, k in zip(c2, np.asarray(ids2).reshape(-1), np.asarray(conf2).reshape(-1), strict=True):
+            got = np.asarray(c, np.float64).reshape(4, 2)
+            if int(i) >= CORNER_BASE or int(i) in seen:
+                continue
+            if float(np.abs(got.mean(axis=0) - (pad + side / 2)).max()) > SECOND_LOOK_CELL:
+                continue  # not the candidate itself
+            back = cv2.perspectiveTransform(got.reshape(-1, 1, 2), np.linalg.inv(M)).reshape(4, 2)
+            out.append(Marker(int(i), back, float(k)))
+            seen.add(int(i))
+            centres = np.vstack([centres, back.mean(axis=0)]) if len(centres) else back.mean(axis=0)[None]
     return out
 
 

@@ -13,6 +13,12 @@ reflection shows: the flank of a spot centred off the board (looked for at the b
 kept only if centred off it), and a faint companion beside a strong spot (two overlapping
 reflections, first fitted as one).
 
+A round reflection seen through a tilted camera is an ellipse in the top view. On request
+(``elliptic``: the reader asks in its last glare round, once the lighting is settled) each
+spot found, but the faint ones, is refined as an ellipse at most MAX_ASPECT times longer one
+way than the other, and kept so only if it leaves at most ELLIPSE_GAIN of the round spot's
+misfit.
+
 >>> import numpy as np
 >>> yy, xx = np.mgrid[0:80, 0:80].astype(np.float32)
 >>> excess = 0.3 * np.exp(-((xx - 30) ** 2 + (yy - 50) ** 2) / (2 * 8.0**2))
@@ -36,6 +42,8 @@ FLANK_BAND = 0.5  # squares: how near the board's edge such a flank is looked fo
 COMPANION, COMPANION_REACH = 0.03, 2.0  # beside a strong spot: share of its peak, its widths
 MIN_WIDTH = 0.25  # squares: narrower bumps are not lamp reflections (edges, stickers)
 MAX_WIDTH = 4.0
+MAX_ASPECT = 1.3  # long ÷ short width of an elliptic spot (a round reflection seen at an angle)
+ELLIPSE_GAIN = 0.8  # an ellipse replaces a round spot only if it leaves this share of its misfit
 OUTSIDE = 1.5  # squares: how far off the board a spot's centre may lie
 OUTSIDE_NARROW = 2.5  # ... if the spot is no wider than NARROW squares
 NARROW = 1.25
@@ -44,23 +52,36 @@ SCALE = 2  # the fit runs on a view this many times smaller: spots are smooth
 
 
 class Spot(NamedTuple):
-    """A Gaussian spot of lamp light: centre (u, v) and width in top-view pixels, peak excess."""
+    """A Gaussian spot of lamp light: centre (u, v) and width in top-view pixels, peak excess.
+
+    A round reflection seen at an angle is an ellipse in the top view: ``width`` is then the
+    geometric mean of its two widths, ``aspect`` (≥ 1) their ratio and ``angle`` the long
+    axis's direction (radians, from the u axis towards v).
+    """
 
     u: float
     v: float
     width: float
     amplitude: float
+    aspect: float = 1.0
+    angle: float = 0.0
 
 
-def _bump(u: np.ndarray, v: np.ndarray, s: Spot | tuple[float, float, float, float]) -> np.ndarray:
-    cu, cv, w, _ = s
-    return np.exp(-((u - cu) ** 2 + (v - cv) ** 2) / (2 * w * w))
+def _bump(u: np.ndarray, v: np.ndarray, s: Spot) -> np.ndarray:
+    du, dv = u - s.u, v - s.v
+    if s.aspect == 1.0:
+        return np.exp(-(du * du + dv * dv) / (2 * s.width * s.width))
+    c, n = np.cos(s.angle), np.sin(s.angle)
+    along, across = du * c + dv * n, dv * c - du * n
+    long2, short2 = s.width * s.width * s.aspect, s.width * s.width / s.aspect
+    return np.exp(-(along * along / (2 * long2) + across * across / (2 * short2)))
 
 
-def fit_spots(excess: np.ndarray, usable: np.ndarray, ppu: float) -> list[Spot]:
+def fit_spots(excess: np.ndarray, usable: np.ndarray, ppu: float, elliptic: bool = False) -> list[Spot]:
     """Gaussian spots explaining ``excess`` (lamp light per pixel, linear) where ``usable``.
 
-    ``ppu`` is the view's pixels per square, which bounds the plausible spot widths.
+    ``ppu`` is the view's pixels per square, which bounds the plausible spot widths;
+    ``elliptic`` lets a spot be refined as an ellipse (see the module docstring).
     """
     small = cv2.resize(
         excess.astype(np.float32), None, fx=1 / SCALE, fy=1 / SCALE, interpolation=cv2.INTER_AREA
@@ -71,12 +92,12 @@ def fit_spots(excess: np.ndarray, usable: np.ndarray, ppu: float) -> list[Spot]:
     h, w = small.shape
     vv, uu = _grid(h, w)
     model = np.zeros_like(small)
-    spots: list[Spot] = []
+    found: list[Spot] = []  # in the small view's pixels
     # Where the excess is measured: a smoothed copy finds the peaks, the raw one fits them.
     den = cv2.GaussianBlur(m, (0, 0), 0.15 * p)
     blocked = np.zeros_like(m)  # peaks that did not make a spot (a hand's edge, a sticker)
     for _ in range(MAX_SPOTS + MAX_REJECTS):
-        if len(spots) == MAX_SPOTS:
+        if len(found) == MAX_SPOTS:
             break
         rest = small - model
         smooth = cv2.GaussianBlur(rest * m, (0, 0), 0.15 * p) / np.maximum(den, 1e-6)
@@ -86,7 +107,7 @@ def fit_spots(excess: np.ndarray, usable: np.ndarray, ppu: float) -> list[Spot]:
         amp = float(smooth[cv, cu])
         least = MIN_AMPLITUDE
         flank = amp < MIN_AMPLITUDE
-        floor = _companion_floor(spots, uu, vv) if flank and spots else None
+        floor = _companion_floor(found, uu, vv) if flank and found else None
         near = None if floor is None else np.where(smooth >= floor, smooth, -1.0)
         if floor is not None and near is not None and float(near.max()) > 0:
             # Two overlapping reflections are first fitted as one spot; what the strong one
@@ -109,14 +130,22 @@ def fit_spots(excess: np.ndarray, usable: np.ndarray, ppu: float) -> list[Spot]:
         spot = _refine(rest, m, uu, vv, Spot(float(cu), float(cv), width, amp), p, least)
         if spot is not None and flank and 0 <= spot.u <= w and 0 <= spot.v <= h:
             spot = None  # a faint bump on the board is noise or a misfit, not a flank
-        if spot is not None and least < MIN_AMPLITUDE and not _beside(spot, spots):
+        if spot is not None and least < MIN_AMPLITUDE and not _beside(spot, found):
             spot = None  # a faint companion must stay beside its strong spot
         if spot is None:
             cv2.circle(blocked, (cu, cv), max(2, round(2 * width)), 1.0, -1)
             continue
-        spots.append(Spot(spot.u * SCALE, spot.v * SCALE, spot.width * SCALE, spot.amplitude))
+        found.append(spot)
         model += spot.amplitude * _bump(uu, vv, spot)
-    return spots
+    # Then each spot is refined as an ellipse, the others' light taken away: the spots found
+    # stay the same, only their shapes improve.
+    for k, spot in enumerate(found if elliptic else []):
+        if spot.amplitude < MIN_AMPLITUDE:
+            continue  # a faint flank or companion: its shape is not worth the time
+        others = model - spot.amplitude * _bump(uu, vv, spot)
+        found[k] = _elliptic(small - others, m, uu, vv, spot, p)
+        model = others + found[k].amplitude * _bump(uu, vv, found[k])
+    return [s._replace(u=s.u * SCALE, v=s.v * SCALE, width=s.width * SCALE) for s in found]
 
 
 def _refine(
@@ -168,12 +197,89 @@ def _refine(
     return Spot(cu, cv, wd, amp)
 
 
+def _elliptic(rest: np.ndarray, m: np.ndarray, uu: np.ndarray, vv: np.ndarray, s: Spot, p: float) -> Spot:
+    """The round spot ``s`` refined as an ellipse (Gauss–Newton on amplitude, centre and the
+    inverse covariance, Tukey weights), or ``s`` itself if the ellipse is implausible.
+
+    A reflection seen at an angle is longer one way than the other, and two overlapping
+    reflections side by side look like one long spot: a round fit of either leaves narrow
+    ridges of light beside it, which look like anything but board.
+    """
+    cu, cv, amp = s.u, s.v, s.amplitude
+    q = np.array([1 / s.width**2, 0.0, 1 / s.width**2])  # inverse covariance: uu, uv, vv
+    reach = 3.5 * s.width
+    near = ((uu - cu) ** 2 + (vv - cv) ** 2 < reach**2) & (m > 0)
+    if near.sum() < 24:
+        return s
+    for _ in range(ITERATIONS):
+        du, dv = uu[near] - cu, vv[near] - cv
+        g = np.exp(-0.5 * (q[0] * du * du + 2 * q[1] * du * dv + q[2] * dv * dv))
+        res = rest[near] - amp * g
+        scale = max(1.4826 * float(np.median(np.abs(res))), 0.004)
+        wt = np.clip(1 - (res / (4.685 * scale)) ** 2, 0, None) ** 2
+        ag = amp * g
+        J = np.stack(
+            [
+                g,
+                ag * (q[0] * du + q[1] * dv),
+                ag * (q[1] * du + q[2] * dv),
+                -0.5 * ag * du * du,
+                -ag * du * dv,
+                -0.5 * ag * dv * dv,
+            ],
+            1,
+        )
+        JW = J * wt[:, None]
+        try:
+            step = np.linalg.solve(JW.T @ J + 1e-6 * np.eye(6), JW.T @ res)
+        except np.linalg.LinAlgError:
+            return s
+        amp += float(step[0])
+        cu += float(step[1])
+        cv += float(step[2])
+        q = q + step[3:]
+        if not (q[0] > 0 and q[2] > 0 and q[0] * q[2] > q[1] * q[1]):
+            return s
+        if float(np.abs(step[1:3]).max()) < 0.05 and float(np.abs(step[3:]).max()) < 0.01 * float(
+            q[0] + q[2]
+        ):
+            break
+    lam, vec = np.linalg.eigh(np.array([[q[0], q[1]], [q[1], q[2]]]))
+    long_w, short_w = 1 / np.sqrt(lam[0]), 1 / np.sqrt(lam[1])  # smaller precision: longer axis
+    if (
+        long_w / short_w > MAX_ASPECT
+        or short_w < MIN_WIDTH * p
+        or long_w > MAX_WIDTH * p
+        or amp < s.amplitude / 2
+    ):
+        return s
+    # It must stay where the round fit put it: the ellipse refines a spot, it does not move it.
+    if (cu - s.u) ** 2 + (cv - s.v) ** 2 > (0.5 * s.width) ** 2:
+        return s
+    angle = float(np.arctan2(vec[1, 0], vec[0, 0]))
+    out = Spot(cu, cv, float(np.sqrt(long_w * short_w)), amp, float(long_w / short_w), angle)
+    # Kept only if it explains the light around it clearly better than the round spot did
+    # (robust loss over the same pixels, at the round fit's noise scale).
+    before = rest[near] - s.amplitude * _bump(uu[near], vv[near], s)
+    after = rest[near] - out.amplitude * _bump(uu[near], vv[near], out)
+    c = 4.685 * max(1.4826 * float(np.median(np.abs(before))), 0.004)
+    gain = _tukey(after, c) / max(_tukey(before, c), 1e-12)
+    if gain > ELLIPSE_GAIN:
+        return s
+    return out
+
+
+def _tukey(r: np.ndarray, c: float) -> float:
+    """Tukey's biweight loss of residuals ``r`` at cut-off ``c`` (each outlier costs 1)."""
+    return float(np.sum(1 - np.clip(1 - (r / c) ** 2, 0, None) ** 3))
+
+
 def _companion_floor(spots: list[Spot], uu: np.ndarray, vv: np.ndarray) -> np.ndarray:
     """Per pixel of the small view, the least amplitude of a spot there: MIN_AMPLITUDE, or
     near a strong spot (within COMPANION_REACH of its widths) COMPANION of its amplitude."""
     floor = np.full(uu.shape, MIN_AMPLITUDE, np.float32)
     for s in spots:
-        u, v, wd = s.u / SCALE, s.v / SCALE, s.width / SCALE
+        u, v, wd = s.u, s.v, s.width
         close = (uu - u) ** 2 + (vv - v) ** 2 < (COMPANION_REACH * wd) ** 2
         floor[close] = np.minimum(floor[close], max(FLANK_AMPLITUDE, COMPANION * s.amplitude))
     return floor
@@ -182,7 +288,7 @@ def _companion_floor(spots: list[Spot], uu: np.ndarray, vv: np.ndarray) -> np.nd
 def _beside(s: Spot, spots: list[Spot]) -> bool:
     """Whether spot ``s`` (small view) is within reach of a spot it may be a companion of."""
     return any(
-        (s.u - t.u / SCALE) ** 2 + (s.v - t.v / SCALE) ** 2 < (COMPANION_REACH * t.width / SCALE) ** 2
+        (s.u - t.u) ** 2 + (s.v - t.v) ** 2 < (COMPANION_REACH * t.width) ** 2
         and s.amplitude >= COMPANION * t.amplitude
         for t in spots
     )

@@ -161,7 +161,9 @@ def board_light(
     spots: list = []
     lamp = np.zeros(lin.shape[:2], np.float32)
     for k in range(GLARE_ROUNDS):
-        spots = lamp_light(lin, pred, judged & known, saturated, view)
+        # Elliptic spots only in the last round: the lighting is not refitted on them (a
+        # spot's shape then refines the lamp light without bending the lighting field).
+        spots = lamp_light(lin, pred, judged & known, saturated, view, elliptic=k == GLARE_ROUNDS - 1)
         lamp = spot_map(spots, lin.shape[:2])
         if not spots or k == GLARE_ROUNDS - 1:
             break

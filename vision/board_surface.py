@@ -123,7 +123,12 @@ def predict(lighting: Lighting, view: View) -> tuple[np.ndarray, np.ndarray]:
 
 
 def lamp_light(
-    lin: np.ndarray, pred: np.ndarray, usable: np.ndarray, saturated: np.ndarray, view: View
+    lin: np.ndarray,
+    pred: np.ndarray,
+    usable: np.ndarray,
+    saturated: np.ndarray,
+    view: View,
+    elliptic: bool = False,
 ) -> list[Spot]:
     """Glare spots fitted to the grey excess of ``lin`` over ``pred`` (see vision.board_glare),
     keeping only spots that light dark and light squares alike.
@@ -136,7 +141,7 @@ def lamp_light(
     mean = csum(excess) / 3
     off = excess - mean[..., None]
     grey = np.sqrt(csum(off * off)) < 0.43 * np.abs(mean) + 0.01
-    spots = fit_spots(mean, usable & grey, view.ppu)
+    spots = fit_spots(mean, usable & grey, view.ppu, elliptic)
     lin_mean, pred_mean = csum(lin) / 3, csum(pred) / 3
     kept = []
     for s in spots:
