@@ -80,11 +80,17 @@ def _detector(shape: tuple[int, ...], refine: bool, full_frame: bool) -> cv2.aru
 
 
 def detect_markers(
-    gray: np.ndarray, roi: tuple[int, int, int, int] | None = None, refine: bool = False
+    gray: np.ndarray,
+    roi: tuple[int, int, int, int] | None = None,
+    refine: bool = False,
+    unread: list[np.ndarray] | None = None,
 ) -> list[Marker]:
     """Markers of our set in ``gray`` (uint8), or only inside ``roi`` = (x, y, w, h).
 
     ``refine`` asks for sub-pixel corners (for the corner markers that carry the homography).
+    ``unread``, if given, receives the quads (4 × 2, full-image pixels) of the candidates of a
+    piece marker's size that could not be decoded even at a second look, away from every
+    marker read: a piece is probably there, its marker unreadable in this frame.
     """
     x0 = y0 = 0
     img = gray
@@ -103,7 +109,10 @@ def detect_markers(
         pts = np.asarray(c, np.float64).reshape(4, 2) + np.array([x0, y0], np.float64)
         out.append(Marker(int(i), pts, float(k)))
     offset = np.array([x0, y0], np.float64)
-    out += [Marker(m.id, m.corners + offset, m.confidence) for m in _second_look(img, rejected, out, offset)]
+    again, missed = _second_look(img, rejected, out, offset)
+    out += [Marker(m.id, m.corners + offset, m.confidence) for m in again]
+    if unread is not None:
+        unread += [q.astype(np.float64) + offset for q in missed]
     return _not_around_others(out)
 
 
@@ -148,7 +157,7 @@ def _sides(quads: np.ndarray) -> np.ndarray:
 
 def _second_look(
     img: np.ndarray, rejected: Sequence[np.ndarray], found: Sequence[Marker], offset: np.ndarray
-) -> list[Marker]:
+) -> tuple[list[Marker], list[np.ndarray]]:
     """Piece markers among the candidates the detector gave up on (quads in ``img``'s
     pixels; ``found`` in the full image's, ``offset`` apart).
 
@@ -158,11 +167,12 @@ def _second_look(
     markers decoded) is warped upright at 8 pixels per cell with a quiet zone around it and
     decoded again by the same detector and dictionary: the centre of every cell is what is
     read, and the code must still match one of ours within the same 2 bits. A code already
-    decoded elsewhere is not taken (the first sighting stands).
+    decoded elsewhere is not taken (the first sighting stands). Returns the markers read and
+    the quads of the candidates still unread (in ``img``'s pixels).
     """
     pieces = [m for m in found if m.id < CORNER_BASE]
     if len(pieces) < SECOND_LOOK_MIN_PIECES or not len(rejected):
-        return []
+        return [], []
     size = float(np.median(_sides(np.array([m.corners for m in pieces]))))
     quads = np.asarray(rejected, np.float32).reshape(-1, 4, 2)
     q_sides = _sides(quads)
@@ -170,13 +180,13 @@ def _second_look(
         (q_sides >= SECOND_LOOK_SIZE[0] * size) & (q_sides <= SECOND_LOOK_SIZE[1] * size)
     )
     if not len(plausible):
-        return []
+        return [], []
     seen = {m.id for m in found}
     centres = np.array([m.center - offset for m in found])
     side = 7 * SECOND_LOOK_CELL
     pad = 2 * SECOND_LOOK_CELL
     square = np.array([[0, 0], [side, 0], [side, side], [0, side]], np.float32) + pad
-    out = []
+    out, missed = [], []
     for n in plausible:
         pts, q_side = quads[n], float(q_sides[n])
         if len(centres) and float(np.min(np.linalg.norm(centres - pts.mean(axis=0), axis=1))) < q_side:
@@ -184,9 +194,9 @@ def _second_look(
         M = cv2.getPerspectiveTransform(pts, square)
         canon = cv2.warpPerspective(img, M, (side + 2 * pad, side + 2 * pad), flags=cv2.INTER_LINEAR)
         c2, ids2, conf2, _ = _canonical_detector().detectMarkersWithConfidence(canon)
-        if ids2 is None:
-            continue
-        for c, i, k in zip(c2, np.asarray(ids2).reshape(-1), np.asarray(conf2).reshape(-1), strict=True):
+        read = False
+        ids = np.asarray(ids2).reshape(-1) if ids2 is not None else np.empty(0, int)
+        for c, i, k in zip(c2, ids, np.asarray(conf2).reshape(-1), strict=False):
             got = np.asarray(c, np.float64).reshape(4, 2)
             if int(i) >= CORNER_BASE or int(i) in seen:
                 continue
@@ -196,7 +206,10 @@ def _second_look(
             out.append(Marker(int(i), back, float(k)))
             seen.add(int(i))
             centres = np.vstack([centres, back.mean(axis=0)]) if len(centres) else back.mean(axis=0)[None]
-    return out
+            read = True
+        if not read:
+            missed.append(pts)
+    return out, missed
 
 
 def fit_homography(markers: Sequence[Marker], geometry: BoardGeometry) -> HomographyFit | None:

@@ -46,6 +46,7 @@ MARKER_SIZE_RANGE = (0.2, 0.75)  # plausible marker side on the board, in square
 STILL_PX = 2.5  # corner markers within this many pixels of the cached model: camera still
 MIN_DECODE_CONFIDENCE = 0.6
 UNREAD_PIECE = "something of a piece's size lies here, and its marker cannot be read"
+UNREAD_MARKER = "a marker-sized square shape lies here, and it cannot be read"
 
 
 class BoardImageError(ValueError):
@@ -148,11 +149,13 @@ def read_with(
     geometry: BoardGeometry = DEFAULT_GEOMETRY,
     camera: Camera = "fitted",
     corners_seen: tuple[str, ...] | None = None,
+    unread: Sequence[np.ndarray] = (),
 ) -> BoardRead:
     """Assemble the read of a frame whose homography and markers are known.
 
     ``corners_seen`` defaults to the corners that supported ``fit``; a tracker reusing a
-    cached fit passes the corners it actually saw in this frame.
+    cached fit passes the corners it actually saw in this frame. ``unread`` are the quads of
+    marker-sized candidates the detector could not decode (`detect_markers`).
     """
     placed, notes = _place_pieces(piece_markers, fit)
     problems: list[Problem] = []
@@ -245,6 +248,15 @@ def read_with(
         for sq in region.core:
             if reads[sq].state == "empty":
                 reads[sq] = SquareRead(sq, "unknown", 0.0, note=UNREAD_PIECE)
+    # A quad of a piece marker's size that the detector saw but could not decode: under a
+    # lamp's reflection a sticker's white disc can match a light square, and its blurred
+    # marker be too small a region to count as foreign; the dark quad is still there.
+    for quad in unread:
+        x, y = fit.to_board(quad.mean(axis=0, keepdims=True))[0]
+        if 0 <= x < SIZE and 0 <= y < SIZE:
+            sq = square_name(int(x), int(y))
+            if reads[sq].state == "empty":
+                reads[sq] = SquareRead(sq, "unknown", 0.0, note=UNREAD_MARKER)
     return BoardRead(
         squares=tuple(reads[sq] for sq in ALL_SQUARES),
         camera=camera,
@@ -268,11 +280,12 @@ def read_board(image: np.ndarray, geometry: BoardGeometry = DEFAULT_GEOMETRY) ->
     """
     bgr = as_bgr(image)
     gray = _gray(bgr)
-    markers = detect_markers(gray)
+    unread: list[np.ndarray] = []
+    markers = detect_markers(gray, unread=unread)
     corners = [m for m in markers if m.id >= CORNER_BASE]
     pieces = [m for m in markers if m.id < CORNER_BASE]
     fit, notes = locate(gray, corners, pieces, geometry)
-    read = read_with(bgr, fit, pieces, geometry, "fitted")
+    read = read_with(bgr, fit, pieces, geometry, "fitted", unread=unread)
     return replace(read, notes=notes + read.notes) if notes else read
 
 
@@ -382,12 +395,14 @@ class BoardTracker:
         else:
             return self._cold(bgr, gray, moved=True)
         roi = board_roi(fit, gray.shape, -0.2, SIZE + 0.2)
-        pieces = [m for m in detect_markers(gray, roi) if m.id < CORNER_BASE]
+        unread: list[np.ndarray] = []
+        pieces = [m for m in detect_markers(gray, roi, unread=unread) if m.id < CORNER_BASE]
         seen = tuple(sorted({sq for m in corners if (sq := corner_square(m.id)) is not None}))
-        return read_with(bgr, fit, pieces, self.geometry, camera, seen)
+        return read_with(bgr, fit, pieces, self.geometry, camera, seen, unread)
 
     def _cold(self, bgr: np.ndarray, gray: np.ndarray, moved: bool = False) -> BoardRead:
-        markers = detect_markers(gray)
+        unread: list[np.ndarray] = []
+        markers = detect_markers(gray, unread=unread)
         corners = [m for m in markers if m.id >= CORNER_BASE]
         pieces = [m for m in markers if m.id < CORNER_BASE]
         try:
@@ -395,5 +410,5 @@ class BoardTracker:
         except BoardImageError:
             self.fit = None
             raise
-        read = read_with(bgr, self.fit, pieces, self.geometry, "moved" if moved else "fitted")
+        read = read_with(bgr, self.fit, pieces, self.geometry, "moved" if moved else "fitted", unread=unread)
         return replace(read, notes=notes + read.notes) if notes else read
