@@ -511,7 +511,7 @@ def _under_hands(
             one_colour, labels, big, log_dim, judged & ~foreign, 2 * LINE_PX + 1, closed
         )
     own = _squares_with(blobs | parts, ppu)
-    bound = reach_across_lines(blobs | closed, ppu, LINE_PX, ~own) | _spread(own, ppu)
+    bound = reach_across_lines(blobs | closed | parts, ppu, LINE_PX, ~own) | _spread(own, ppu)
     closed &= bound
     same &= ~closed
     same &= bound
