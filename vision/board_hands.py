@@ -26,6 +26,8 @@ solid hand could not reach from the part that shows.
 than one colour of square fits there as a shadow. One lamp casts every hand's shadow the same
 way (`shadow_direction`, measured beside the hands of the frame); a dimmed patch over one
 colour of square that touches a hand where its shadow cannot fall (`downwind`) may be the hand.
+So may a patch that stops at the grid lines of its square, near a hand (a shadow goes on
+across a line).
 
 >>> import numpy as np
 >>> hand = np.zeros((9 * 24, 9 * 24), bool)
@@ -207,6 +209,10 @@ def dimmed_hand_parts(
     beside them). ``labels`` are the foreign regions, ``hands`` the labels that may be hands;
     ``unseen`` where a hand may be without showing (over a square of its colour): its
     shadow falls beside it all the same.
+
+    A patch that ends along the grid lines of its square (`_grid_bounded`) within
+    ``GRID_NEAR`` squares of a hand may be the hand whatever the way: a hand of the other
+    colour of square, invisible all round, need not show within a grid line of it.
     """
     out = np.zeros(shade.shape, bool)
     if not len(hands) or not shade.any():
@@ -224,6 +230,8 @@ def dimmed_hand_parts(
     joined = cv2.dilate(blobs.astype(np.uint8), disc)
     n_hands, hand = cv2.connectedComponents(joined, connectivity=8)
     casts = np.zeros(shade.shape, bool) if unseen is None else unseen
+    # A patch that stops at its square's grid lines is no shadow (one goes on across a line):
+    # the hand, invisible over the other colour all round, may show only a square away.
     may_be_hand = _grid_bounded(lab, count, wide, gap // 2, shade.shape[0] // 9)
     near_hand = (
         cv2.dilate(
