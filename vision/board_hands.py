@@ -26,6 +26,8 @@ solid hand could not reach from the part that shows.
 than one colour of square fits there as a shadow. One lamp casts every hand's shadow the same
 way (`shadow_direction`, measured beside the hands of the frame); a dimmed patch over one
 colour of square that touches a hand where its shadow cannot fall (`downwind`) may be the hand.
+So may a patch that stops at the grid lines of its square, near a hand (a shadow goes on
+across a line).
 
 >>> import numpy as np
 >>> hand = np.zeros((9 * 24, 9 * 24), bool)
@@ -57,6 +59,8 @@ SHADOW_REACH = 0.75  # squares: how far beyond a hand (looking back along it) it
 PART_WIDTH = 2  # px: a hand part that looks dimmed is more than twice this wide ...
 PART_PIXELS = 4  # ... over this many pixels
 SHADOW_SIDED = 0.25  # the dimming must be this lopsided (|weighted sum| ÷ sum) to show a side
+GRID_BOUNDED = 0.8  # share of a dimmed patch's outline along grid lines: it ends where a square does
+GRID_NEAR = 1.0  # squares: how near a hand such a patch must come
 
 
 def reach_across_lines(
@@ -205,6 +209,10 @@ def dimmed_hand_parts(
     beside them). ``labels`` are the foreign regions, ``hands`` the labels that may be hands;
     ``unseen`` where a hand may be without showing (over a square of its colour): its
     shadow falls beside it all the same.
+
+    A patch that ends along the grid lines of its square (`_grid_bounded`) within
+    ``GRID_NEAR`` squares of a hand may be the hand whatever the way: a hand of the other
+    colour of square, invisible all round, need not show within a grid line of it.
     """
     out = np.zeros(shade.shape, bool)
     if not len(hands) or not shade.any():
@@ -216,16 +224,30 @@ def dimmed_hand_parts(
     body = cv2.erode(shade.astype(np.uint8), np.ones((2 * PART_WIDTH + 1,) * 2, np.uint8)) > 0
     wide = np.bincount(lab[body], minlength=count) >= PART_PIXELS
     blobs = np.isin(labels, hands)
-    way = shadow_direction(blobs, log_dim, usable)
-    if way is None:
-        return out
     disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * gap + 1,) * 2)
     reach = round(SHADOW_REACH * shade.shape[0] / 9)
     # The foreign regions of one hand are cut apart by the grid lines: joined across them.
     joined = cv2.dilate(blobs.astype(np.uint8), disc)
     n_hands, hand = cv2.connectedComponents(joined, connectivity=8)
     casts = np.zeros(shade.shape, bool) if unseen is None else unseen
-    may_be_hand = np.zeros(count, bool)
+    # A patch that stops at its square's grid lines is no shadow (one goes on across a line):
+    # the hand, invisible over the other colour all round, may show only a square away.
+    may_be_hand = _grid_bounded(lab, count, wide, gap // 2, shade.shape[0] // 9)
+    near_hand = (
+        cv2.dilate(
+            blobs.astype(np.uint8),
+            cv2.getStructuringElement(
+                cv2.MORPH_ELLIPSE, (2 * round(GRID_NEAR * shade.shape[0] / 9) + 1,) * 2
+            ),
+        )
+        > 0
+    )
+    touching_any = np.zeros(count, bool)
+    touching_any[np.unique(lab[near_hand & shade])] = True
+    may_be_hand &= touching_any
+    way = shadow_direction(blobs, log_dim, usable)
+    if way is None:
+        return may_be_hand[lab]
     for k in range(1, n_hands):
         near = hand == k
         touching = np.zeros(count, bool)
@@ -237,6 +259,24 @@ def dimmed_hand_parts(
         inside = np.bincount(lab[downwind(near | casts, way, reach) & shade], minlength=count)
         may_be_hand |= touching & (inside < 0.5 * size)
     return may_be_hand[lab]
+
+
+def _grid_bounded(lab: np.ndarray, count: int, wide: np.ndarray, line_px: int, ppu: int) -> np.ndarray:
+    """Per patch label: the patch's dimming ends along grid lines (``GRID_BOUNDED`` of its
+    outline), i.e. it stops where a square of its colour stops. A shadow goes on across a
+    line; a hand part of a dimmed board colour, with the hand invisible over the squares of
+    the other colour around it, ends exactly there."""
+    n = lab.shape[0]
+    idx = np.arange(n) % ppu
+    edge = np.minimum(idx, ppu - 1 - idx) <= line_px  # the first judged pixel beside a line
+    near_line = edge[:, None] | edge[None, :]
+    patch = lab > 0
+    outline = patch & ~(cv2.erode(patch.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0)
+    total = np.bincount(lab[outline], minlength=count)
+    along = np.bincount(lab[outline & near_line], minlength=count)
+    out = wide & (along >= GRID_BOUNDED * np.maximum(total, 1))
+    out[0] = False
+    return out
 
 
 def shadow_direction(hands: np.ndarray, log_dim: np.ndarray, usable: np.ndarray) -> np.ndarray | None:

@@ -500,8 +500,6 @@ def _under_hands(
         mine = near == near[blob][0]
         same[y0:y1, x0:x1] |= mine & palette.ravel()[flat[y0:y1, x0:x1]]
     same |= washed
-    same &= dist <= REACH * ppu
-    same &= judged & ~foreign
     # A hand part of a dimmed board colour (a thumb a shade darker than the light squares)
     # fits as a shadow, not as foreign; where it may be the hand, the hand shows in that
     # square as much as where it is foreign, and those pixels are the hand's.
@@ -510,12 +508,17 @@ def _under_hands(
         parts = dimmed_hand_parts(
             one_colour, labels, big, log_dim, judged & ~foreign, 2 * LINE_PX + 1, closed
         )
+    # The hand's colours reach REACH from where it shows: foreign, or such a part.
+    if parts.any():
+        dist = np.minimum(dist, cv2.distanceTransform((~parts).astype(np.uint8), cv2.DIST_L2, 3))
+    same &= dist <= REACH * ppu
+    same &= judged & ~foreign
     own = _squares_with(blobs | parts, ppu)
-    bound = reach_across_lines(blobs | closed, ppu, LINE_PX, ~own) | _spread(own, ppu)
+    bound = reach_across_lines(blobs | closed | parts, ppu, LINE_PX, ~own) | _spread(own, ppu)
     closed &= bound
     same &= ~closed
     same &= bound
-    return closed | _grown(blobs, same, ppu) | parts
+    return closed | _grown(blobs | parts, same, ppu) | parts
 
 
 def _one_colour_shade(
