@@ -264,7 +264,10 @@ def _fit(src: np.ndarray, dst: np.ndarray, projective: bool) -> np.ndarray | Non
 
 
 def fit_with_pieces(
-    corners: Sequence[Marker], pieces: Sequence[Marker], geometry: BoardGeometry
+    corners: Sequence[Marker],
+    pieces: Sequence[Marker],
+    geometry: BoardGeometry,
+    start: HomographyFit | None = None,
 ) -> HomographyFit | None:
     """The homography from a single corner marker helped by the piece markers; None when
     they do not pin it down.
@@ -275,14 +278,23 @@ def fit_with_pieces(
     the circle of trusted pieces widened step by step: the grid cannot slip by a square, as
     each step only reaches pieces the previous fit places well within half a square. The fit
     is kept only if enough pieces agree closely.
+
+    ``start``: a fit from two or more corner markers that the pieces disagree with (two
+    markers on one edge of the board pin down that edge only); the pieces are then grown from
+    all of its markers the same way.
     """
     model = geometry.corner_marker_points()
     seen = {m.id for m in corners if m.id in model}
-    if len(seen) != 1 or len(pieces) < MIN_PIECES:
+    if len(pieces) < MIN_PIECES or (len(seen) != 1 and start is None):
         return None
-    marker = next(m for m in corners if m.id in model)
-    src_c = model[marker.id]
-    H = _fit(src_c, marker.corners, projective=False)
+    anchors = [
+        m for m in corners if m.id in model and (start is None or corner_square(m.id) in start.corners_seen)
+    ]
+    if not anchors:
+        return None
+    src_c = np.concatenate([model[m.id] for m in anchors]).astype(np.float64)
+    dst_c = np.concatenate([m.corners for m in anchors]).astype(np.float64)
+    H = start.H if start is not None else _fit(src_c, dst_c, projective=False)
     if H is None:
         return None
     centres = np.array([m.center for m in pieces], np.float64)
@@ -304,7 +316,7 @@ def fit_with_pieces(
                 break
             snapped, used = grid[take], take
             src = np.concatenate([src_c, snapped])
-            dst = np.concatenate([marker.corners, centres[used]])
+            dst = np.concatenate([dst_c, centres[used]])
             H2 = _fit(src, dst, projective=len(used) >= PROJECTIVE_PIECES)
             if H2 is None:
                 return None
@@ -314,18 +326,41 @@ def fit_with_pieces(
     board = cv2.perspectiveTransform(centres[used].reshape(-1, 1, 2), np.linalg.inv(H)).reshape(-1, 2)
     rms = float(np.sqrt(np.mean(np.sum((board - snapped) ** 2, axis=1))))
     proj = cv2.perspectiveTransform(src_c.reshape(-1, 1, 2), H).reshape(-1, 2)
-    marker_err = float(np.max(np.linalg.norm(proj - marker.corners, axis=1)))
+    errors = np.linalg.norm(proj - dst_c, axis=1)
+    marker_err = float(np.max(errors))
+    side_px = float(np.median([m.side_px for m in anchors]))
+    if start is not None:
+        # Several markers: one corner of one of them may be off (a finger over it), as the
+        # RANSAC fit allowed; most must agree, none by more than twice as much.
+        marker_err = max(float(np.median(errors)), marker_err / 2)
     # Every piece the fit places on the board must sit near a square's centre: a grid that
     # slipped somewhere leaves some of them on the lines.
     board_all = cv2.perspectiveTransform(centres.reshape(-1, 1, 2), np.linalg.inv(H)).reshape(-1, 2)
     on_board = np.all((board_all > 0) & (board_all < SIZE), axis=1)
     off_all = np.linalg.norm(board_all - (np.floor(board_all) + 0.5), axis=1)
-    if rms > MAX_PIECE_RMS or marker_err > max(RANSAC_PX, 0.06 * marker.side_px):
+    if rms > MAX_PIECE_RMS or marker_err > max(RANSAC_PX, 0.06 * side_px):
         return None
     if (off_all[on_board] > SNAP).sum() > 0.1 * on_board.sum():
         return None
-    sq = corner_square(marker.id)
-    return HomographyFit(H, (sq,) if sq else (), marker_err, 4 + len(used), from_pieces=True)
+    squares = tuple(sq for m in anchors if (sq := corner_square(m.id)) is not None)
+    return HomographyFit(H, squares, marker_err, len(src_c) + len(used), from_pieces=True)
+
+
+def pieces_disagree(fit: HomographyFit, pieces: Sequence[Marker]) -> bool:
+    """Whether the piece markers say ``fit``'s grid is off: more than a tenth of those on the
+    board far from every square's centre (SNAP), or two of them on one square. A table
+    places its pieces within about 0.15 square of a centre; a grid extrapolated from two
+    corner markers on one edge can be half a square off at the far side."""
+    if len(pieces) < MIN_PIECES:
+        return False
+    centres = np.array([m.center for m in pieces], np.float64)
+    board = fit.to_board(centres)
+    on_board = np.all((board > 0) & (board < SIZE), axis=1)
+    if not on_board.any():
+        return False
+    cells = [tuple(c) for c in np.floor(board[on_board]).astype(int)]
+    off = np.linalg.norm(board - (np.floor(board) + 0.5), axis=1)[on_board]
+    return len(set(cells)) < len(cells) or (off > SNAP).sum() > 0.1 * on_board.sum()
 
 
 def board_roi(

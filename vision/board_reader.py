@@ -26,6 +26,7 @@ from vision.board_detect import (
     detect_markers,
     fit_homography,
     fit_with_pieces,
+    pieces_disagree,
 )
 from vision.board_geometry import ALL_SQUARES, DEFAULT_GEOMETRY, SIZE, BoardGeometry, square_name
 from vision.board_read import BoardRead, Camera, Problem, SquareRead
@@ -296,7 +297,18 @@ def locate(
     raises BoardImageError when the board cannot be located."""
     fit = fit_homography(corners, geometry)
     if fit is not None:
-        return refine_fit(gray, corners, geometry) or fit, ()
+        fit = refine_fit(gray, corners, geometry) or fit
+        if len(fit.corners_seen) > 2 or not pieces_disagree(fit, pieces):
+            return fit, ()
+        # The pieces stand off the grid: the markers seen pin down part of the board only
+        # (two on one edge). Grown from them with the pieces, or not read at all.
+        grown = fit_with_pieces(corners, pieces, geometry, start=fit)
+        if grown is None:
+            raise BoardImageError(
+                f"cannot locate the board: the {len(fit.corners_seen)} corner markers seen "
+                f"({', '.join(fit.corners_seen)}) and the pieces disagree about where the squares are"
+            )
+        return grown, (f"board located from corner markers {', '.join(grown.corners_seen)} and the pieces",)
     fit = fit_with_pieces(corners, pieces, geometry)
     if fit is not None:
         return fit, (
