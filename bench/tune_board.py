@@ -128,6 +128,7 @@ def main() -> int:
             read = read_board(shot.image)
         except BoardImageError:
             read = None
+            c["no_board"] += 1
         wrong: list[str] = []
         bench.score(shot, read, c, reasons, wrong, i)
         marks = []
