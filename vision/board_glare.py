@@ -148,6 +148,19 @@ def fit_spots(excess: np.ndarray, usable: np.ndarray, ppu: float, elliptic: bool
     return [s._replace(u=s.u * SCALE, v=s.v * SCALE, width=s.width * SCALE) for s in found]
 
 
+def _tukey_step(J: np.ndarray, res: np.ndarray) -> np.ndarray | None:
+    """One Gauss–Newton step for the Jacobian ``J`` and residuals ``res``, each residual
+    weighted by Tukey's biweight (a robust scale from their median): a hand's edge or a
+    sticker beside a reflection does not pull its fit. None if the system is singular."""
+    scale = max(1.4826 * float(np.median(np.abs(res))), 0.004)
+    wt = np.clip(1 - (res / (4.685 * scale)) ** 2, 0, None) ** 2
+    JW = J * wt[:, None]
+    try:
+        return np.linalg.solve(JW.T @ J + 1e-6 * np.eye(J.shape[1]), JW.T @ res)
+    except np.linalg.LinAlgError:
+        return None
+
+
 def _refine(
     rest: np.ndarray,
     m: np.ndarray,
@@ -166,15 +179,11 @@ def _refine(
         du, dv = uu[near] - cu, vv[near] - cv
         g = np.exp(-(du * du + dv * dv) / (2 * wd * wd))
         res = rest[near] - amp * g
-        scale = max(1.4826 * float(np.median(np.abs(res))), 0.004)
-        wt = np.clip(1 - (res / (4.685 * scale)) ** 2, 0, None) ** 2
         J = np.stack(
             [g, amp * g * du / wd**2, amp * g * dv / wd**2, amp * g * (du * du + dv * dv) / wd**3], 1
         )
-        JW = J * wt[:, None]
-        try:
-            step = np.linalg.solve(JW.T @ J + 1e-6 * np.eye(4), JW.T @ res)
-        except np.linalg.LinAlgError:
+        step = _tukey_step(J, res)
+        if step is None:
             return None
         amp += float(step[0])
         cu += float(step[1])
@@ -215,8 +224,6 @@ def _elliptic(rest: np.ndarray, m: np.ndarray, uu: np.ndarray, vv: np.ndarray, s
         du, dv = uu[near] - cu, vv[near] - cv
         g = np.exp(-0.5 * (q[0] * du * du + 2 * q[1] * du * dv + q[2] * dv * dv))
         res = rest[near] - amp * g
-        scale = max(1.4826 * float(np.median(np.abs(res))), 0.004)
-        wt = np.clip(1 - (res / (4.685 * scale)) ** 2, 0, None) ** 2
         ag = amp * g
         J = np.stack(
             [
@@ -229,10 +236,8 @@ def _elliptic(rest: np.ndarray, m: np.ndarray, uu: np.ndarray, vv: np.ndarray, s
             ],
             1,
         )
-        JW = J * wt[:, None]
-        try:
-            step = np.linalg.solve(JW.T @ J + 1e-6 * np.eye(6), JW.T @ res)
-        except np.linalg.LinAlgError:
+        step = _tukey_step(J, res)
+        if step is None:
             return s
         amp += float(step[0])
         cu += float(step[1])
