@@ -224,41 +224,40 @@ def dimmed_hand_parts(
     body = cv2.erode(shade.astype(np.uint8), np.ones((2 * PART_WIDTH + 1,) * 2, np.uint8)) > 0
     wide = np.bincount(lab[body], minlength=count) >= PART_PIXELS
     blobs = np.isin(labels, hands)
-    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * gap + 1,) * 2)
-    reach = round(SHADOW_REACH * shade.shape[0] / 9)
+    ppu = shade.shape[0] // 9
+    reach = round(SHADOW_REACH * ppu)
     # The foreign regions of one hand are cut apart by the grid lines: joined across them.
-    joined = cv2.dilate(blobs.astype(np.uint8), disc)
-    n_hands, hand = cv2.connectedComponents(joined, connectivity=8)
+    n_hands, hand = cv2.connectedComponents(_grown_by(blobs, gap), connectivity=8)
     casts = np.zeros(shade.shape, bool) if unseen is None else unseen
     # A patch that stops at its square's grid lines is no shadow (one goes on across a line):
     # the hand, invisible over the other colour all round, may show only a square away.
-    may_be_hand = _grid_bounded(lab, count, wide, gap // 2, shade.shape[0] // 9)
-    near_hand = (
-        cv2.dilate(
-            blobs.astype(np.uint8),
-            cv2.getStructuringElement(
-                cv2.MORPH_ELLIPSE, (2 * round(GRID_NEAR * shade.shape[0] / 9) + 1,) * 2
-            ),
-        )
-        > 0
-    )
-    touching_any = np.zeros(count, bool)
-    touching_any[np.unique(lab[near_hand & shade])] = True
-    may_be_hand &= touching_any
+    may_be_hand = _grid_bounded(lab, count, wide, gap // 2, ppu)
+    may_be_hand &= _labels_in(lab, _grown_by(blobs, round(GRID_NEAR * ppu)) > 0, count)
     way = shadow_direction(blobs, log_dim, usable)
     if way is None:
         return may_be_hand[lab]
     for k in range(1, n_hands):
         near = hand == k
-        touching = np.zeros(count, bool)
-        touching[np.unique(lab[near & shade])] = True
-        touching[0] = False
-        touching &= wide
+        touching = _labels_in(lab, near, count) & wide
         if not touching.any():
             continue
         inside = np.bincount(lab[downwind(near | casts, way, reach) & shade], minlength=count)
         may_be_hand |= touching & (inside < 0.5 * size)
     return may_be_hand[lab]
+
+
+def _grown_by(mask: np.ndarray, radius: int) -> np.ndarray:
+    """``mask`` dilated by a disc of ``radius`` px (uint8, 0/1)."""
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * radius + 1,) * 2)
+    return cv2.dilate(mask.astype(np.uint8), disc)
+
+
+def _labels_in(lab: np.ndarray, mask: np.ndarray, count: int) -> np.ndarray:
+    """Per label of ``lab`` (0 = none): whether any of its pixels lies in ``mask``."""
+    hit = np.zeros(count, bool)
+    hit[np.unique(lab[mask])] = True
+    hit[0] = False
+    return hit
 
 
 def _grid_bounded(lab: np.ndarray, count: int, wide: np.ndarray, line_px: int, ppu: int) -> np.ndarray:
