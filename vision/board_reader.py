@@ -280,14 +280,21 @@ def read_board(image: np.ndarray, geometry: BoardGeometry = DEFAULT_GEOMETRY) ->
     are visible.
     """
     bgr = as_bgr(image)
-    gray = _gray(bgr)
+    return _read_fresh(bgr, _gray(bgr), geometry, "fitted")[1]
+
+
+def _read_fresh(
+    bgr: np.ndarray, gray: np.ndarray, geometry: BoardGeometry, camera: Camera
+) -> tuple[HomographyFit, BoardRead]:
+    """Every marker of the frame detected, the board located from them, the squares judged:
+    the fit and the read (see `read_board`)."""
     unread: list[np.ndarray] = []
     markers = detect_markers(gray, unread=unread)
     corners = [m for m in markers if m.id >= CORNER_BASE]
     pieces = [m for m in markers if m.id < CORNER_BASE]
     fit, notes = locate(gray, corners, pieces, geometry)
-    read = read_with(bgr, fit, pieces, geometry, "fitted", unread=unread)
-    return replace(read, notes=notes + read.notes) if notes else read
+    read = read_with(bgr, fit, pieces, geometry, camera, unread=unread)
+    return fit, (replace(read, notes=notes + read.notes) if notes else read)
 
 
 def locate(
@@ -413,14 +420,9 @@ class BoardTracker:
         return read_with(bgr, fit, pieces, self.geometry, camera, seen, unread)
 
     def _cold(self, bgr: np.ndarray, gray: np.ndarray, moved: bool = False) -> BoardRead:
-        unread: list[np.ndarray] = []
-        markers = detect_markers(gray, unread=unread)
-        corners = [m for m in markers if m.id >= CORNER_BASE]
-        pieces = [m for m in markers if m.id < CORNER_BASE]
         try:
-            self.fit, notes = locate(gray, corners, pieces, self.geometry)
+            self.fit, read = _read_fresh(bgr, gray, self.geometry, "moved" if moved else "fitted")
         except BoardImageError:
             self.fit = None
             raise
-        read = read_with(bgr, self.fit, pieces, self.geometry, "moved" if moved else "fitted", unread=unread)
-        return replace(read, notes=notes + read.notes) if notes else read
+        return read
