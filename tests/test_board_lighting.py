@@ -61,8 +61,8 @@ def test_a_blue_sleeve_across_the_board_does_not_become_the_light_squares_colour
 
 def test_a_spot_on_a_pale_sleeve_is_not_witnessed_by_the_far_skirt() -> None:
     # Tune scene 3451: a narrow "glare spot" fitted on a pale grey sleeve over a3 (dark)
-    # reached the light squares only with its skirt (15 % of its peak), where the light it
-    # adds is within the model's error; it passed as lamp light seen on both colours, the
+    # reached the light squares only with its skirt (0.04 of light: "there" within the
+    # model's error whether it is or not); it passed as lamp light seen on both colours, the
     # sleeve as lit board, and the chief under it was read as an empty square.
     shot = scene("tune", 3451)
     assert shot.truth["a3"] and shot.hide["a3"] == 1.0

@@ -71,8 +71,8 @@ GLARE_ROUNDS = 2
 SPOT_CONTRAST = 0.7  # share of the printed contrast that must survive under a glare spot
 SPOT_EXPLAINS = 0.6  # under a spot, each class must show at least 1 − this of the spot's light
 LONE_PIXELS, LONE_FILL, LONE_FIT = 40, 0.9, 0.1  # a spot over one colour: pixels, share, fit
-SPOT_WITNESS = 0.25  # share of a spot's peak light each colour of square must see under it
 SPOT_SLACK = 0.02  # ... give or take this much (linear): a faint skirt is within the model's error
+SPOT_WITNESS = SPOT_SLACK / (1 - SPOT_EXPLAINS)  # less light than this "is there" even if it is not
 
 
 def to_linear(top: np.ndarray) -> np.ndarray:
@@ -155,12 +155,12 @@ def lamp_light(
             core = ((usable & grey) | saturated) & (bump > level * s.amplitude)  # hands say nothing
             dark, light = core & (view.classes == 0), core & (view.classes == 1)
             if dark.sum() >= 10 and light.sum() >= 10:
-                # Each colour must see a fair share of the spot's light to witness it: a
-                # spot on a pale sleeve over one square reaches the next colour only with
-                # its far skirt, where "the light is there" is within the model's error.
-                witnessed = all(
-                    float(np.median(bump[c])) >= SPOT_WITNESS * s.amplitude for c in (dark, light)
-                )
+                # Each colour must show the spot's light to witness it. Where a colour sees
+                # only the far skirt, "the light is there" holds within the model's error
+                # whether it is or not (a spot on a pale sleeve over one dark square, with
+                # the light squares at its skirt): then only one colour testifies.
+                says = [float(np.median(bump[c])) >= SPOT_WITNESS for c in (dark, light)]
+                witnessed = says[0] == says[1]
                 break
         if not witnessed:
             # Only one colour of square under it (a corner square, the edge), or the other
