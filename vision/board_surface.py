@@ -157,10 +157,10 @@ def lamp_light(
             if dark.sum() >= 10 and light.sum() >= 10:
                 # Each colour must show the spot's light to witness it. Where a colour sees
                 # only the far skirt, "the light is there" holds within the model's error
-                # whether it is or not (a spot on a pale sleeve over one dark square, with
-                # the light squares at its skirt): then only one colour testifies.
-                says = [float(np.median(bump[c])) >= SPOT_WITNESS for c in (dark, light)]
-                witnessed = says[0] == says[1]
+                # whether it is or not: a spot on a pale sleeve over one dark square, with
+                # the light squares at its skirt, is then seen by one colour only.
+                seen = sorted(float(np.median(bump[c])) for c in (dark, light))
+                witnessed = not (seen[0] < SPOT_WITNESS and seen[1] >= 2 * SPOT_WITNESS)
                 break
         if not witnessed:
             # Only one colour of square under it (a corner square, the edge), or the other
