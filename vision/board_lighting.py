@@ -28,6 +28,7 @@ from vision.board_geometry import DARK, LIGHT, SIZE, BoardGeometry
 
 LOG_FLOOR = 0.01  # added before taking logs: keeps the noise of dark squares from dominating
 MIN_CONTRAST = 0.5  # |log light − log dark| a checkerboard must show (the printed pattern)
+LIGHTER = 0.25  # mean over B, G, R of log light − log dark: the light squares are the lighter ones
 CONTRAST_RADIUS = 0.2  # neighbour differences this close (log units) belong to one cluster
 CONSENSUS_TRIALS = 150
 CONSENSUS_TOL = 0.15  # log units; a plane is a rough model, curvature is refitted after
@@ -88,7 +89,11 @@ def checker_contrast(
         return None, 0
     d = np.array(diffs)
     close = np.linalg.norm(d[:, None] - d[None], axis=2) < CONTRAST_RADIUS
-    counts = close.sum(axis=1) * (np.linalg.norm(d, axis=1) >= MIN_CONTRAST)
+    # A sleeve lying along a diagonal of light squares makes many pairs agree on "its colour
+    # minus the dark squares'"; a blue or green sleeve is not lighter than the dark squares,
+    # and the light class of a printed board is, by its name and in every scheme we know.
+    plausible = (np.linalg.norm(d, axis=1) >= MIN_CONTRAST) & (d.mean(axis=1) >= LIGHTER)
+    counts = close.sum(axis=1) * plausible
     k = int(np.argmax(counts))
     if counts[k] < 3:
         return None, 0

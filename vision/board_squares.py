@@ -45,6 +45,7 @@ INNER = 0.18  # the lighting fit uses each square's inside only: grid lines, nei
 MIN_USABLE = 0.35  # share of a square's inside not under a known piece, to fit lighting on it
 CENTRE_BOX = 0.17  # squares: how far off its square's centre a piece may stand
 PIECE_RADIUS = 0.33  # squares: the smallest piece the reader must not miss (0.66 diameter)
+NOISE_CEILING = 20.0  # levels: a board model needing more noise than this has not found the board
 FREE_ENOUGH = 0.5  # share of a piece's footprint that must be seen bare, everywhere it may be
 
 
@@ -202,6 +203,12 @@ def judge_squares(
     surface = analyse(lin, light.predicted, light.known, light.lamp, pieces, view)
     if look is not None:
         look(surface, light, lin)
+    if surface.noise > NOISE_CEILING:
+        # The noise is measured as what the board model leaves over; cameras and prints give
+        # 3–8 levels (12 at worst on the tune scenes). Far beyond that the lighting model is
+        # wrong (a sleeve taken for a class of squares), and a wrong model "fits" anything.
+        why = f"the board's colours could not be modelled in this light (misfit {surface.noise:.0f} levels)"
+        return {i: Verdict(False, 0.0, why) for i in candidates}
     free = free_fraction(surface.good, reach.radius * PPU)
     box = round(reach.box * PPU)
     for i in candidates:

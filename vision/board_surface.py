@@ -72,6 +72,7 @@ SPOT_CONTRAST = 0.7  # share of the printed contrast that must survive under a g
 SPOT_EXPLAINS = 0.6  # under a spot, each class must show at least 1 − this of the spot's light
 LONE_PIXELS, LONE_FILL, LONE_FIT = 40, 0.9, 0.1  # a spot over one colour: pixels, share, fit
 SPOT_SLACK = 0.02  # ... give or take this much (linear): a faint skirt is within the model's error
+SPOT_WITNESS = SPOT_SLACK / (1 - SPOT_EXPLAINS)  # less light than this "is there" even if it is not
 
 
 def to_linear(top: np.ndarray) -> np.ndarray:
@@ -149,14 +150,22 @@ def lamp_light(
         # How far each pixel is from board plus this spot; a clipped pixel only says that it
         # is at least as bright as white, which agrees if the spot predicts clipping.
         gap = np.where(saturated, np.maximum(1.0 - (pred_mean + bump), 0.0), lin_mean - (pred_mean + bump))
+        witnessed = False
         for level in (0.5, 0.25, 0.1):  # the spot's core, or its skirt for a narrow one
             core = ((usable & grey) | saturated) & (bump > level * s.amplitude)  # hands say nothing
             dark, light = core & (view.classes == 0), core & (view.classes == 1)
             if dark.sum() >= 10 and light.sum() >= 10:
+                # Each colour must show the spot's light to witness it. Where a colour sees
+                # only the far skirt, "the light is there" holds within the model's error
+                # whether it is or not: a spot on a pale sleeve over one dark square, with
+                # the light squares at its skirt, is then seen by one colour only.
+                seen = sorted(float(np.median(bump[c])) for c in (dark, light))
+                witnessed = not (seen[0] < SPOT_WITNESS and seen[1] >= 2 * SPOT_WITNESS)
                 break
-        else:
-            # Only one colour of square under it (a corner square, the edge): the contrast
-            # cannot tell lamp light from a cloth, but a cloth is not a Gaussian bump.
+        if not witnessed:
+            # Only one colour of square under it (a corner square, the edge), or the other
+            # only under its skirt: the contrast cannot tell lamp light from a cloth, but a
+            # cloth is not a Gaussian bump.
             if _lone_spot(s, bump, gap, core, view):
                 kept.append(s)
             continue
@@ -271,6 +280,7 @@ class Surface:
     foreign: np.ndarray
     hidden: np.ndarray  # bare-looking but possibly under a hand
     outside: np.ndarray  # not in the picture
+    noise: float = 0.0  # median noise sigma (levels) the board model needed: its misfit
 
 
 def analyse(
@@ -349,7 +359,8 @@ def analyse(
     near = cv2.boxFilter(good_px.astype(np.float32), -1, (5, 5), normalize=False)
     around = cv2.boxFilter((~view.line & ~outside).astype(np.float32), -1, (5, 5), normalize=False)
     good_line = view.line & ~hidden & ~outside & (near > 0.5 * np.maximum(around, 1e-6))
-    return Surface(good_px | good_line | pieces, foreign, hidden & ~foreign, outside)
+    noise = float(np.median(sigma[judged])) if judged.any() else 0.0
+    return Surface(good_px | good_line | pieces, foreign, hidden & ~foreign, outside, noise)
 
 
 def _grow_from_blobs(seeds: np.ndarray, allowed: np.ndarray, ppu: int) -> np.ndarray:
