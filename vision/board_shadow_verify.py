@@ -1,0 +1,141 @@
+"""Which dimmed patches of the board are surely a hand's shadow, and not a hand of a dimmed
+board colour?
+
+A shadow dims dark and light squares alike, so it goes on across a grid line with the same
+dimming on both sides; its soft edge (penumbra) is a ramp, which goes on across the line too.
+A hand, a sleeve or a cloth that looks like one colour of square dimmed (a tan palm over a
+cream square, a grey sleeve over a light grey one) looks like that only over squares of that
+colour: over the squares beside it, of the other colour, its "dimming" differs by the whole
+printed contrast, so the patch it makes *ends at the grid lines* of its square.
+
+`verified_shadow` keeps the patches of dimmed board (one connected patch within one square,
+its dimming smooth along a ramp: `ramp_deviation`) that are *bridged* across the grid lines
+to dimming that matches on the other side, flat or carried on along the ramp, at
+``MIN_BRIDGED`` pixels or more, and that end at a line without such a match along at most
+``CUT_SHARE`` of their outline. A patch that touches no grid line proves nothing and is not
+kept, nor one that stops at the lines of its square.
+
+A verified shadow is light's: the reader counts it as seen board even where its penumbra's
+steep ramp beside the hand fails the flat smoothness test, or where it is deep, and leaves it
+out of the reach of a hand of the board's colour (vision.board_surface).
+
+>>> import numpy as np
+>>> n, ppu = 9 * 24, 24
+>>> idx = np.arange(n) % ppu
+>>> line = (np.minimum(idx, ppu - 1 - idx) < 2)[:, None] | (np.minimum(idx, ppu - 1 - idx) < 2)[None, :]
+>>> band = np.zeros((n, n), bool)
+>>> band[100:110] = True                            # a shadow band across a rank
+>>> band &= ~line
+>>> log_dim = np.where(band, -0.7, 0.0).astype(np.float32)
+>>> bool(verified_shadow(band, band, log_dim, line, ppu, 2)[band].all())
+True
+>>> patch = np.zeros((n, n), bool)
+>>> patch[96:120, 96:120] = True                     # one whole square dimmed: a sleeve's colour
+>>> patch &= ~line
+>>> bool(verified_shadow(patch, patch, np.where(patch, -0.7, 0.0).astype(np.float32), line, ppu, 2).any())
+False
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+MATCH = 0.25  # log units: the same dimming (the reader's SHADOW_DEV), or a ramp off by this
+RAMP_SIGMA = 3.0  # px: the window a ramp is fitted in (the reader's SHADOW_SMOOTH)
+RAMP_RIDGE = 0.5  # px²: holds a ramp's slope in where the window is thin one way
+SLOPE_STEP = 2  # px: a ramp's slope is measured over this many pixels inside each square
+MIN_BRIDGED = 3  # edge pixels a patch must share with its neighbours across the lines
+CUT_SHARE = 0.25  # share of its outline that may end at a grid line unbridged
+
+
+def verified_shadow(
+    fits: np.ndarray,
+    dimmed: np.ndarray,
+    log_dim: np.ndarray,
+    line: np.ndarray,
+    ppu: int,
+    line_px: int,
+) -> np.ndarray:
+    """The ``dimmed`` pixels in patches bridged across the grid lines to a matching dimming
+    (see the module docstring). ``fits``: the pixels that look like the board under some
+    light (the ramp is fitted to them), ``dimmed`` among them those clearly dimmed;
+    ``log_dim``: the dimming; ``line``: the grid lines (not judged), ``line_px`` of them on
+    each side of a square's boundary; ``ppu``: pixels a square."""
+    out = np.zeros(dimmed.shape, bool)
+    if not dimmed.any():
+        return out
+    shaded = dimmed & ~line & (ramp_deviation(log_dim, fits) < MATCH)
+    bridged = _bridge_ends(shaded, log_dim, ppu, line_px)
+    n = shaded.shape[0]
+    idx = np.arange(n) % ppu
+    # The first judged pixel beside an inner line (beyond the board's edge nothing is seen).
+    at_line = (idx == line_px) | (idx == ppu - 1 - line_px)
+    at_line[[line_px, n - 1 - line_px]] = False
+    edge = shaded & (at_line[:, None] | at_line[None, :])
+    # A patch never crosses a line: the line's pixels are not shaded.
+    count, lab = cv2.connectedComponents(shaded.astype(np.uint8), connectivity=8)
+    patch = lab > 0
+    outline = patch & ~(cv2.erode(patch.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0)
+    length = np.bincount(lab[outline], minlength=count)
+    linked = np.bincount(lab[edge & bridged], minlength=count)
+    cut = np.bincount(lab[edge & ~bridged], minlength=count)
+    keep = (linked >= MIN_BRIDGED) & (cut <= CUT_SHARE * length)
+    keep[0] = False
+    return keep[lab]
+
+
+def ramp_deviation(values: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """How far each pixel's value is from the plane fitted (Gaussian-weighted least squares,
+    ``RAMP_SIGMA``) to the ``mask`` pixels around it. A penumbra is a ramp: beside the hand
+    that casts it, its pixels have shallower dimming on one side only, and their flat mean
+    is off by the slope times the window; the plane carries the ramp on."""
+    m = mask.astype(np.float32)
+    v = values.astype(np.float32)
+    h, w = v.shape
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+
+    def blur(a: np.ndarray) -> np.ndarray:
+        return cv2.GaussianBlur(a, (0, 0), RAMP_SIGMA)
+
+    s = np.maximum(blur(m), 1e-6)
+    mx, my, mv = blur(m * xx) / s, blur(m * yy) / s, blur(m * v) / s
+    cxx = blur(m * xx * xx) / s - mx * mx + RAMP_RIDGE
+    cxy = blur(m * xx * yy) / s - mx * my
+    cyy = blur(m * yy * yy) / s - my * my + RAMP_RIDGE
+    cvx = blur(m * v * xx) / s - mv * mx
+    cvy = blur(m * v * yy) / s - mv * my
+    det = np.maximum(cxx * cyy - cxy * cxy, 1e-6)
+    gx = (cvx * cyy - cvy * cxy) / det
+    gy = (cvy * cxx - cvx * cxy) / det
+    return np.abs(v - (mv + gx * (xx - mx) + gy * (yy - my)))
+
+
+def _bridge_ends(shaded: np.ndarray, log_dim: np.ndarray, ppu: int, line_px: int) -> np.ndarray:
+    """Edge pixels of ``shaded`` facing a shaded pixel across a grid line with a matching
+    dimming: the same value, or the same ramp carried on from both sides to the line's middle
+    (a penumbra crossing a line at an angle changes across the line's width)."""
+    gap = 2 * line_px + 1  # from the last judged pixel before a line to the first after it
+    s = SLOPE_STEP
+    out = np.zeros(shaded.shape, bool)
+    v = log_dim.astype(np.float32)
+    for axis in (0, 1):
+        vv, sh, o = (v, shaded, out) if axis == 0 else (v.T, shaded.T, out.T)
+        n = vv.shape[0]
+        # p: the last judged pixel before a line, q = p + gap the first after it; p − s and
+        # q + s lie inside each square.
+        p, q = slice(s, n - gap - s), slice(s + gap, n - s)
+        p_in, q_in = slice(0, n - gap - 2 * s), slice(2 * s + gap, n)
+        vp, vq = vv[p], vv[q]
+        flat = np.abs(vp - vq) < MATCH
+        half = gap / 2
+        slope_p, slope_q = (vp - vv[p_in]) / s, (vv[q_in] - vq) / s
+        ramp = sh[p_in] & sh[q_in] & (np.abs((vp + slope_p * half) - (vq - slope_q * half)) < MATCH)
+        before_line = (np.arange(n)[p] % ppu == ppu - 1 - line_px)[:, None]
+        pair = before_line & sh[p] & sh[q] & (flat | ramp)
+        o[p] |= pair  # o is out or its transposed view
+        o[q] |= pair
+    return out
+
+
+__all__ = ["ramp_deviation", "verified_shadow"]
