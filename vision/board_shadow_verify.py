@@ -63,16 +63,23 @@ def verified_shadow(
     ``log_dim``: the dimming; ``line``: the grid lines (not judged), ``line_px`` of them on
     each side of a square's boundary; ``ppu``: pixels a square."""
     out = np.zeros(dimmed.shape, bool)
-    if not dimmed.any():
+    if int(dimmed.sum()) < MIN_BRIDGED:
         return out
-    shaded = dimmed & ~line & (ramp_deviation(log_dim, fits) < MATCH)
-    bridged = _bridge_ends(shaded, log_dim, ppu, line_px)
-    n = shaded.shape[0]
+    n = dimmed.shape[0]
     idx = np.arange(n) % ppu
     # The first judged pixel beside an inner line (beyond the board's edge nothing is seen).
     at_line = (idx == line_px) | (idx == ppu - 1 - line_px)
     at_line[[line_px, n - 1 - line_px]] = False
-    edge = shaded & (at_line[:, None] | at_line[None, :])
+    # Work on the squares around the dimmed ones only (a patch and the squares across its
+    # lines; the ramp's window is well under a square): shadows are small, the board is not.
+    rows, cols = np.flatnonzero(dimmed.any(axis=1)), np.flatnonzero(dimmed.any(axis=0))
+    r0, r1 = max(0, (rows[0] // ppu - 1) * ppu), min(n, (rows[-1] // ppu + 2) * ppu)
+    c0, c1 = max(0, (cols[0] // ppu - 1) * ppu), min(n, (cols[-1] // ppu + 2) * ppu)
+    box = (slice(r0, r1), slice(c0, c1))
+    v = log_dim[box]
+    shaded = dimmed[box] & ~line[box] & (ramp_deviation(v, fits[box]) < MATCH)
+    bridged = _bridge_ends(shaded, v, ppu, line_px)
+    edge = shaded & (at_line[r0:r1, None] | at_line[None, c0:c1])
     # A patch never crosses a line: the line's pixels are not shaded.
     count, lab = cv2.connectedComponents(shaded.astype(np.uint8), connectivity=8)
     patch = lab > 0
@@ -82,7 +89,8 @@ def verified_shadow(
     cut = np.bincount(lab[edge & ~bridged], minlength=count)
     keep = (linked >= MIN_BRIDGED) & (cut <= CUT_SHARE * length)
     keep[0] = False
-    return keep[lab]
+    out[box] = keep[lab]
+    return out
 
 
 def ramp_deviation(values: np.ndarray, mask: np.ndarray) -> np.ndarray:
@@ -112,7 +120,7 @@ def ramp_deviation(values: np.ndarray, mask: np.ndarray) -> np.ndarray:
 
 
 def _bridge_ends(shaded: np.ndarray, log_dim: np.ndarray, ppu: int, line_px: int) -> np.ndarray:
-    """Edge pixels of ``shaded`` facing a shaded pixel across a grid line with a matching
+    """(On a view that starts at a square's corner.) Edge pixels of ``shaded`` facing a shaded pixel across a grid line with a matching
     dimming: the same value, or the same ramp carried on from both sides to the line's middle
     (a penumbra crossing a line at an angle changes across the line's width)."""
     gap = 2 * line_px + 1  # from the last judged pixel before a line to the first after it
