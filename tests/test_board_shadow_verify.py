@@ -26,6 +26,12 @@ def _verified(dimmed: np.ndarray, log_dim: np.ndarray) -> np.ndarray:
     return verified_shadow(fits, dimmed & ~LINE, log_dim.astype(np.float32), LINE, PPU, LINE_PX)
 
 
+def _trapezoid(d: np.ndarray, depth: float) -> np.ndarray:
+    """A shadow band's log dimming across it (``d`` px from its middle): ``depth`` over its
+    core (6 px each side), ramping to none over 6 px more."""
+    return np.log(depth) * np.clip((12 - np.abs(d)) / 6, 0, 1)
+
+
 def test_a_penumbra_ramp_beside_a_hand_is_smooth() -> None:
     # The shadow deepens by 0.15 a pixel towards a hand below row 100; the hand's pixels do
     # not fit as board. Just above the hand the flat mean of the board around is off by about
@@ -41,7 +47,7 @@ def test_a_shadow_band_crossing_the_lines_at_a_slant_is_verified() -> None:
     # A diagonal band with ramped sides (clear of the grid's corners): across a line its
     # dimming changes along the ramp.
     d = (U - V - 12) / np.sqrt(2)
-    log_dim = np.log(0.3) * np.clip(1 - np.abs(d) / 14, 0, 1)
+    log_dim = _trapezoid(d, 0.3)
     dimmed = log_dim < np.log(0.9)
     ok = _verified(dimmed, log_dim)
     assert ok[dimmed & ~LINE].mean() > 0.9
@@ -59,7 +65,7 @@ def test_a_patch_joined_to_a_shadow_but_cut_at_its_lines_is_not_verified() -> No
     # The same sleeve patch, with a real shadow band (its sides ramped) along the line between
     # ranks 6 and 5, joining the patch inside its square: the band is verified, the square the
     # patch fills is not.
-    band = np.log(0.4) * np.clip(1 - np.abs(V - 96) / 12, 0, 1)
+    band = _trapezoid(V - 96, 0.4)
     patch = (V >= 96) & (V < 120) & (U >= 96) & (U < 120)
     log_dim = np.where(patch, np.log(0.4), band)
     ok = _verified(log_dim < np.log(0.9), log_dim)
@@ -79,3 +85,17 @@ def test_an_arms_shadow_band_is_seen_board() -> None:
     for sq in ("d7", "e7", "f7"):  # under the arm: pieces there are not guessed
         assert shot.hide[sq] > 0.9
         assert read.square(sq).state == "unknown", sq
+
+
+def test_a_kink_at_a_line_is_no_bridge() -> None:
+    # Tune scene 2099: a mauve arm over a light square, shaded lighter away from the line,
+    # beside its own shadow over the dark square, deepest against the line: the two dimmings
+    # meet at the line, but one is no continuation of the other.
+    left = (U >= 72) & (U < 96) & (V >= 100) & (V < 116)  # the shadow, deepening towards u = 96
+    right = (U >= 96) & (U < 116) & (V >= 100) & (V < 116)  # the arm, dimmest at the line
+    log_dim = np.where(left, -0.9 - 0.1 * (U - 93), np.where(right, -1.2 + 0.1 * (U - 98), 0.0))
+    dimmed = (left | right) & (log_dim < np.log(0.9))
+    assert not _verified(dimmed, log_dim)[108, 104]
+    # The same dimmings carried on straight across the line are one ramp.
+    ramp = np.where(left | right, -0.9 - 0.05 * (U - 93), 0.0)
+    assert _verified((left | right) & (ramp < np.log(0.9)), ramp)[108, 104]

@@ -45,7 +45,9 @@ MATCH = 0.25  # log units: the same dimming (the reader's SHADOW_DEV), or a ramp
 RAMP_SIGMA = 3.0  # px: the window a ramp is fitted in (the reader's SHADOW_SMOOTH)
 RAMP_RIDGE = 0.5  # px²: holds a ramp's slope in where the window is thin one way
 SLOPE_STEP = 2  # px: a ramp's slope is measured over this many pixels inside each square
+KINK = 0.05  # log units per px: a ramp turns back at a line (a V) at no more than this slope
 MIN_BRIDGED = 3  # edge pixels a patch must share with its neighbours across the lines
+LONG = 2.0  # squares: a patch reaches at most this far from where it is bridged (× width)
 CUT_SHARE = 0.25  # share of its outline that may end at a grid line unbridged
 
 
@@ -87,7 +89,8 @@ def verified_shadow(
     length = np.bincount(lab[outline], minlength=count)
     linked = np.bincount(lab[edge & bridged], minlength=count)
     cut = np.bincount(lab[edge & ~bridged], minlength=count)
-    keep = (linked >= MIN_BRIDGED) & (cut <= CUT_SHARE * length)
+    area = np.bincount(lab.ravel(), minlength=count)
+    keep = (linked >= MIN_BRIDGED) & (linked * LONG * ppu >= area) & (cut <= CUT_SHARE * length)
     keep[0] = False
     out[box] = keep[lab]
     return out
@@ -138,9 +141,14 @@ def _bridge_ends(shaded: np.ndarray, log_dim: np.ndarray, ppu: int, line_px: int
         flat = np.abs(vp - vq) < MATCH
         half = gap / 2
         slope_p, slope_q = (vp - vv[p_in]) / s, (vv[q_in] - vq) / s
-        ramp = sh[p_in] & sh[q_in] & (np.abs((vp + slope_p * half) - (vq - slope_q * half)) < MATCH)
+        inner = sh[p_in] & sh[q_in]
+        ramp = inner & (np.abs((vp + slope_p * half) - (vq - slope_q * half)) < MATCH)
+        # A shadow's dimming goes on across a line as it was; a kink there (deepest, or
+        # shallowest, right at the line) is where two things meet: a hand of a dimmed board
+        # colour, shaded, beside its own shadow over the other colour.
+        kink = inner & (slope_p * slope_q < 0) & (np.minimum(np.abs(slope_p), np.abs(slope_q)) > KINK)
         before_line = (np.arange(n)[p] % ppu == ppu - 1 - line_px)[:, None]
-        pair = before_line & sh[p] & sh[q] & (flat | ramp)
+        pair = before_line & sh[p] & sh[q] & (flat | ramp) & ~kink
         o[p] |= pair  # o is out or its transposed view
         o[q] |= pair
     return out

@@ -57,7 +57,7 @@ DEEP_SHADOW = 0.4  # darker than this, a shadow looks like a dark grey sleeve: n
 SHADOW_SIGMAS = 3.0  # a shadow keeps the board's colour: only brightness may change
 SHADOW_SMOOTH, SHADOW_DEV = 3.0, 0.25  # px, log units: a shadow's dimming varies smoothly
 VERIFY_DIM = 0.9  # a shadow verified across the grid lines is this much dimmed or more
-VERIFY_MARGIN = 3  # px: ... and beyond this from a hand, out of the hand's reach
+VERIFY_MARGIN = 6  # px: ... and beyond this from a hand, out of the hand's reach
 WASHED = 0.5  # lamp light above this share of the board's own: colours washed out
 CROSS_SIGMA = 7.0  # px: how near dark and light squares must show the same dimming
 CROSS_WEIGHT = 0.05  # share of that neighbourhood each class must fill
@@ -471,9 +471,9 @@ def _under_hands(
     A hand's palette leaves out its pixels that look like dimmed board: its shadow's edge
     often joins it, and would make the bare board around it look like the hand. The patches
     of ``one_colour`` (dimmed, over one colour of square only; ``log_dim`` their dimming)
-    that may be a hand part rather than its shadow are the hand's too. A ``verified``
-    shadow (`vision.board_shadow_verify`) more than VERIFY_MARGIN px from the hand is no
-    hand: neither its colours nor the gaps its palm spans reach there."""
+    that may be a hand part rather than its shadow are the hand's too. The gaps a palm spans
+    do not reach a ``verified`` shadow (`vision.board_shadow_verify`) more than
+    VERIFY_MARGIN px from the hand."""
     _, labels, stats, _ = cv2.connectedComponentsWithStats(foreign.astype(np.uint8), connectivity=8)
     big = np.flatnonzero(stats[:, cv2.CC_STAT_AREA] >= BLOB_AREA * ppu * ppu)
     big = big[big > 0]
@@ -513,11 +513,6 @@ def _under_hands(
         near = nearest[y0:y1, x0:x1]
         mine = near == near[blob][0]
         same[y0:y1, x0:x1] |= mine & palette.ravel()[flat[y0:y1, x0:x1]]
-    light = np.zeros_like(blobs)
-    if verified is not None:
-        margin = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * VERIFY_MARGIN + 1,) * 2)
-        light = verified & ~(cv2.dilate(foreign.astype(np.uint8), margin) > 0)
-    same &= ~light
     same |= washed
     # A hand part of a dimmed board colour (a thumb a shade darker than the light squares)
     # fits as a shadow, not as foreign; where it may be the hand, the hand shows in that
@@ -534,7 +529,12 @@ def _under_hands(
     same &= judged & ~foreign
     own = _squares_with(blobs | parts, ppu)
     bound = reach_across_lines(blobs | closed | parts, ppu, LINE_PX, ~own) | _spread(own, ppu)
-    closed &= bound & ~light
+    closed &= bound
+    if verified is not None:
+        # A palm does not span a verified shadow; its colours may still reach over one (a
+        # hand of the shadowed board's colour beside its own shadow is not told from it).
+        margin = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * VERIFY_MARGIN + 1,) * 2)
+        closed &= ~verified | (cv2.dilate(foreign.astype(np.uint8), margin) > 0)
     same &= ~closed
     same &= bound
     return closed | _grown(blobs | parts, same, ppu) | parts
