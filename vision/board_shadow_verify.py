@@ -13,11 +13,17 @@ its dimming smooth along a ramp: `ramp_deviation`) that are *bridged* across the
 to dimming that matches on the other side, flat or carried on along the ramp, at
 ``MIN_BRIDGED`` pixels or more, and that end at a line without such a match along at most
 ``CUT_SHARE`` of their outline. A patch that touches no grid line proves nothing and is not
-kept, nor one that stops at the lines of its square.
+kept, nor one that stops at the lines of its square. Two more guards come from hands whose
+own shading passes for a ramp, beside their own shadow (tune scene 2099): where the dimming
+turns back at a line (deepest, or shallowest, right at it, slopes of ``KINK`` or more on
+both sides), the two sides are two things meeting there, not one shadow going on; and a
+patch may reach no further than ``LONG`` squares per pixel of its width where it is bridged
+(a shadow crosses a square; a hand part joined to a shadow at one corner fills it).
 
 A verified shadow is light's: the reader counts it as seen board even where its penumbra's
-steep ramp beside the hand fails the flat smoothness test, or where it is deep, and leaves it
-out of the reach of a hand of the board's colour (vision.board_surface).
+steep ramp beside the hand fails the flat smoothness test, or where it is deep, and the gaps
+a palm spans do not reach it (vision.board_surface). A hand's colours still may: a hand of
+the shadowed board's colour, beside its own shadow, is not told from it.
 
 >>> import numpy as np
 >>> n, ppu = 9 * 24, 24
@@ -47,7 +53,7 @@ RAMP_RIDGE = 0.5  # px²: holds a ramp's slope in where the window is thin one w
 SLOPE_STEP = 2  # px: a ramp's slope is measured over this many pixels inside each square
 KINK = 0.05  # log units per px: a ramp turns back at a line (a V) at no more than this slope
 MIN_BRIDGED = 3  # edge pixels a patch must share with its neighbours across the lines
-LONG = 2.0  # squares: a patch reaches at most this far from where it is bridged (× width)
+LONG = 2.0  # squares: a patch's area is at most this × ppu × its bridged edge pixels
 CUT_SHARE = 0.25  # share of its outline that may end at a grid line unbridged
 
 
