@@ -33,6 +33,7 @@ from vision.board_geometry import SIZE, BoardGeometry
 from vision.board_glare import Spot, fit_spots, spot_map
 from vision.board_hands import dimmed_hand_parts, reach_across_lines, square_insides
 from vision.board_lighting import LOG_FLOOR, Lighting, design
+from vision.board_shadow_verify import verified_shadow
 
 SATURATED = 250
 LINE_PX = 2  # grid lines: this many pixels each side of a square boundary are not judged
@@ -55,6 +56,8 @@ SHADOW_RANGE = (0.2, 1.05)  # a shadow dims, by this factor of the local light
 DEEP_SHADOW = 0.4  # darker than this, a shadow looks like a dark grey sleeve: not seen as board
 SHADOW_SIGMAS = 3.0  # a shadow keeps the board's colour: only brightness may change
 SHADOW_SMOOTH, SHADOW_DEV = 3.0, 0.25  # px, log units: a shadow's dimming varies smoothly
+VERIFY_DIM = 0.9  # a shadow verified across the grid lines is this much dimmed or more
+VERIFY_MARGIN = 6  # px: ... and beyond this from a hand, out of the hand's reach
 WASHED = 0.5  # lamp light above this share of the board's own: colours washed out
 CROSS_SIGMA = 7.0  # px: how near dark and light squares must show the same dimming
 CROSS_WEIGHT = 0.05  # share of that neighbourhood each class must fill
@@ -334,7 +337,7 @@ def analyse(
             (a < A_RANGE[0]) | (a > A_RANGE[1]) | (b < B_MIN - 0.2 * lamp) | (b > B_MAX + B_LAMP * lamp)
         )
         w = w0 * (resid_n < KEEP_SIGMAS) * ~implausible
-    dimmed, smooth, deep, log_dim = _shadowed(
+    dimmed, smooth, deep, log_dim, verified = _shadowed(
         rest, pred, a, b, lamp, top_levels, saturated, sigma, judged, view.classes, view.line
     )
     shade = dimmed & smooth & (resid_n > WEAK_SIGMAS)
@@ -351,7 +354,7 @@ def analyse(
     # A hand a shade darker than one colour of square fits there as a shadow: dimmed patches
     # over one colour only are looked at beside the hands (vision.board_hands).
     one_colour = _one_colour_shade(shade & judged, log_dim, view.line, view.classes)
-    hidden = _under_hands(foreign, top_levels, judged, ppu, dimmed, washed, one_colour, log_dim) | (
+    hidden = _under_hands(foreign, top_levels, judged, ppu, dimmed, washed, one_colour, log_dim, verified) | (
         shade & deep
     )
     good_px = judged & ~hidden & ~foreign
@@ -385,11 +388,12 @@ def _shadowed(
     usable: np.ndarray,
     classes: np.ndarray,
     line: np.ndarray,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Bare board dimmed by a shadow: the colour of the board times a grey factor (within
     SHADOW_RANGE of the local light), whether that factor varies smoothly from pixel to pixel
-    (a shadow's does; a sleeve's jumps at every change of square colour), and whether the
-    shadow is deep (below DEEP_SHADOW)."""
+    (a shadow's does; a sleeve's jumps at every change of square colour), whether the
+    shadow is deep (below DEEP_SHADOW), the log of the factor, and the shadow verified
+    across the grid lines (`vision.board_shadow_verify`)."""
     dim = csum((rest - b[..., None]) * pred) / np.maximum(csum(pred * pred), 1e-9)
     model = to_levels(dim[..., None] * pred + (b + lamp)[..., None])
     resid = np.where(saturated, np.maximum(SATURATED - model, 0.0), levels - model)
@@ -426,7 +430,14 @@ def _shadowed(
     # Under strong lamp light the board's colours wash out, and a dark cloth, lit by the lamp
     # too, passes for a shadow of any square: there a shadow is not seen board.
     washed = lamp > WASHED * csum(pred) / 3
-    return candidate, smooth, ((ratio < DEEP_SHADOW) & ~across) | washed, log_dim
+    # A shadow that goes on across the grid lines with the same dimming, or the same ramp, is
+    # light's (no hand of the board's colour does that): seen board, smooth along its
+    # penumbra's ramp even beside the hand that casts it, and not too deep to trust.
+    ppu = line.shape[0] // SIZE
+    verified = verified_shadow(own, own & (ratio < VERIFY_DIM) & ~washed, log_dim, line, ppu, LINE_PX)
+    smooth |= verified
+    across |= verified
+    return candidate, smooth, ((ratio < DEEP_SHADOW) & ~across) | washed, log_dim, verified
 
 
 def _deviation(values: np.ndarray, mask: np.ndarray) -> np.ndarray:
@@ -464,13 +475,16 @@ def _under_hands(
     washed: np.ndarray,
     one_colour: np.ndarray | None = None,
     log_dim: np.ndarray | None = None,
+    verified: np.ndarray | None = None,
 ) -> np.ndarray:
     """Pixels that may be under a hand although they look bare (see the module docstring).
 
     A hand's palette leaves out its pixels that look like dimmed board: its shadow's edge
     often joins it, and would make the bare board around it look like the hand. The patches
     of ``one_colour`` (dimmed, over one colour of square only; ``log_dim`` their dimming)
-    that may be a hand part rather than its shadow are the hand's too."""
+    that may be a hand part rather than its shadow are the hand's too. The gaps a palm spans
+    do not reach a ``verified`` shadow (`vision.board_shadow_verify`) more than
+    VERIFY_MARGIN px from the hand."""
     _, labels, stats, _ = cv2.connectedComponentsWithStats(foreign.astype(np.uint8), connectivity=8)
     big = np.flatnonzero(stats[:, cv2.CC_STAT_AREA] >= BLOB_AREA * ppu * ppu)
     big = big[big > 0]
@@ -527,6 +541,11 @@ def _under_hands(
     own = _squares_with(blobs | parts, ppu)
     bound = reach_across_lines(blobs | closed | parts, ppu, LINE_PX, ~own) | _spread(own, ppu)
     closed &= bound
+    if verified is not None:
+        # A palm does not span a verified shadow; its colours may still reach over one (a
+        # hand of the shadowed board's colour beside its own shadow is not told from it).
+        margin = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * VERIFY_MARGIN + 1,) * 2)
+        closed &= ~verified | (cv2.dilate(foreign.astype(np.uint8), margin) > 0)
     same &= ~closed
     same &= bound
     return closed | _grown(blobs | parts, same, ppu) | parts
