@@ -36,11 +36,16 @@ import numpy as np
 MIN_LENGTH = 1.5  # squares: a straight edge seen over at least this length may be an arm's side
 MIN_POINTS = 1.0  # squares' worth of edge pixels on the line
 TOLERANCE = 1.5  # px: an edge pixel this near the line lies on it
-MARGIN = 2.0  # px: slack beyond the line (blur and thresholding move an edge)
+MARGIN = 4.0  # px: slack beyond the line (blur and thresholding move an edge; measured up to 4)
 BULGE = 2.0  # px: hand pixels beyond the line by more than this make it no arm's side
-BULGE_SHARE = 0.01  # ... when more than this share of the hand's pixels along the stretch do
+BULGE_SHARE = 0.002  # ... when more than this share of the hand's pixels along the stretch do
+ALIGNED = math.radians(20)  # the outline at an edge pixel on the line runs along it within this
+ALIGNED_SHARE = 0.8  # ... at this share of them
+INSIDE_SHARE = 0.8  # of the line's stretch with the hand just inside it
+INSIDE = 3  # px: how far inside the line the hand is looked for
 BORDER = 4  # px: a hand within this of the top view's border comes from off the board
 LINES = 24  # Hough lines looked at per hand
+OTHER_REACH = 1.5  # squares: how far another hand beyond the line may reach unseen (over REACH)
 REACH_SIDE = 1.5  # squares: how far beside the line a hand is looked at, and the bound reaches
 HAND_LENGTH = 3.0  # arm widths: from where a hand starts to widen (palm, thumb) to its tip
 WIDTH_QUANTILE = 0.75  # of the hand's extent from the line, slice by slice: the arm's width
@@ -75,15 +80,27 @@ def beyond_arm_sides(foreign: np.ndarray, hand: np.ndarray, bare: np.ndarray, pp
         lines = cv2.HoughLines(edge.astype(np.uint8) * 255, 1, math.pi / 180, round(MIN_POINTS * ppu))
         if lines is None:
             continue
+        # The outline's direction at every pixel: a line through edge pixels whose outline runs
+        # across it (a line crossing the hand's side, or joining two hand parts) is no side.
+        # (on what shows of the hand, its gaps at the grid lines, which are not judged, bridged)
+        shown = cv2.morphologyEx(seen.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((gap, gap), np.uint8))
+        soft = cv2.GaussianBlur(shown.astype(np.float32), (0, 0), 1.5)
+        gx, gy = cv2.Sobel(soft, cv2.CV_32F, 1, 0), cv2.Sobel(soft, cv2.CV_32F, 0, 1)
         for rho, theta in lines[:LINES, 0]:
-            cut = _beyond_line(float(rho), float(theta), edge, comp, border, ppu)
+            cut = _beyond_line(float(rho), float(theta), edge, comp, border, ppu, (gx, gy))
             if cut is not None:
                 out |= cut & (nearest == nearest[comp][0])
     return out
 
 
 def _beyond_line(
-    rho: float, theta: float, edge: np.ndarray, comp: np.ndarray, border: np.ndarray, ppu: int
+    rho: float,
+    theta: float,
+    edge: np.ndarray,
+    comp: np.ndarray,
+    border: np.ndarray,
+    ppu: int,
+    gradient: tuple[np.ndarray, np.ndarray],
 ) -> np.ndarray | None:
     """The pixels beyond one Hough line (``rho``, ``theta``) if it is an arm's straight side
     of the hand ``comp`` (see the module doc), else None."""
@@ -92,6 +109,10 @@ def _beyond_line(
     ey, ex = np.nonzero(edge)
     on = np.abs(ex * c + ey * s - rho) <= TOLERANCE
     if on.sum() < MIN_POINTS * ppu:
+        return None
+    gx, gy = gradient[0][ey[on], ex[on]], gradient[1][ey[on], ex[on]]
+    across = np.abs(gx * c + gy * s) >= math.cos(ALIGNED) * np.hypot(gx, gy) + 1e-6
+    if across.mean() < ALIGNED_SHARE:
         return None
     t_edge = -ex[on] * s + ey[on] * c  # along the line
     lo, hi = float(t_edge.min()), float(t_edge.max())
@@ -103,6 +124,10 @@ def _beyond_line(
     stretch = (t_hand >= lo) & (t_hand <= hi)
     side = 1.0 if np.median(d_hand[stretch]) > 0 else -1.0
     d_hand = side * d_hand
+    # An arm's side has the hand all along it, just inside the line (where the hand does not
+    # show, the gaps a palm spans fill in): a line crossing the outline does not.
+    if _inside_share(comp, rho, theta, side, lo, hi) < INSIDE_SHARE:
+        return None
     # The arm comes in from the board's edge behind one end of the stretch: the hand's pixels
     # at the border, beside the line, all lie behind that end.
     reach = REACH_SIDE * ppu
@@ -116,30 +141,55 @@ def _beyond_line(
         return None
     # The arm's width: the hand's extent from the line, slice by slice along the stretch (a
     # high quantile: where the other side does not show it is too low; the palm is wider but
-    # fills few slices). The palm and thumb begin no nearer the hand's tip than HAND_LENGTH
-    # widths, and the tip lies at least as far as what shows of the hand.
+    # fills few slices).
     band = stretch & (d_hand >= -BULGE) & (d_hand <= reach)
     slices = np.round(t_hand[band]).astype(int)
     extent = np.full(slices.max() - slices.min() + 1, -np.inf)
     np.maximum.at(extent, slices - slices.min(), d_hand[band])
     width = float(np.quantile(extent[np.isfinite(extent)], WIDTH_QUANTILE))
+    # The hand reaches at least as far as its straight side is seen, and its palm and thumb
+    # begin no nearer its tip than HAND_LENGTH widths: so up to HAND_LENGTH widths short of
+    # the stretch's far end, the side is the arm's. (Where the hand's outline ends, what lies
+    # beyond may be another hand or a piece joined to it: no tip is taken from it.) If the
+    # hand reaches the board's edge at both ends, either end may be the hand.
+    palm = HAND_LENGTH * width
     near = (d_hand >= -BULGE) & (d_hand <= width + ppu)
-    first, last = float(t_hand[near].min()), float(t_hand[near].max())
-    # The arm comes in from the board's edge at one end; if the hand reaches the edge at both,
-    # either end may be the hand: keep clear of both.
-    start, end = float(t_border.min()) - ppu, min(hi, last - HAND_LENGTH * width)
+    last = float(t_hand[near].max())
+    start, end = float(t_border.min()) - ppu, min(hi, last - palm)
     if not low.any():
-        start, end = max(lo, first + HAND_LENGTH * width), float(t_border.max()) + ppu
+        start, end = lo + palm, float(t_border.max()) + ppu
     elif high.any():
-        start = max(lo, first + HAND_LENGTH * width)
+        start = lo + palm
     if end <= start:
         return None
     # No part of the hand shows beyond the line where the bound would hold: there the line is
     # no side of the arm (or another hand lies beside it).
     zone = (t_hand >= start) & (t_hand <= end)
-    if (zone & (d_hand < -BULGE) & (d_hand > -BULGE - reach)).sum() > BULGE_SHARE * zone.sum():
+    if (zone & (d_hand < -BULGE) & (d_hand > -BULGE - reach)).sum() > BULGE_SHARE * zone.sum() + 2:
         return None
     ys, xs = np.mgrid[0:n, 0:n]
     d_all = side * (xs * c + ys * s - rho)
     t_all = -xs * s + ys * c
-    return (d_all < -MARGIN) & (d_all > -MARGIN - reach) & (t_all >= start) & (t_all <= end)
+    cut = (d_all < -MARGIN) & (d_all > -MARGIN - reach) & (t_all >= start) & (t_all <= end)
+    # Whatever of the hand lies beyond the line (another hand, joined to this one) may reach
+    # over its own squares unseen as far as any hand does: the bound says nothing there.
+    others = comp & (d_all < -BULGE)
+    if others.any():
+        far = cv2.distanceTransform((~others).astype(np.uint8), cv2.DIST_L2, 3)
+        cut &= far > OTHER_REACH * ppu
+    return cut
+
+
+def _inside_share(comp: np.ndarray, rho: float, theta: float, side: float, lo: float, hi: float) -> float:
+    """The share of points along the line from ``lo`` to ``hi``, ``INSIDE`` px to the hand's
+    side of it, that lie on the hand."""
+    c, s = math.cos(theta), math.sin(theta)
+    t = np.arange(lo, hi + 1.0)
+    d = rho + side * INSIDE
+    x = np.round(d * c - t * s).astype(int)
+    y = np.round(d * s + t * c).astype(int)
+    n = comp.shape[0]
+    ok = (x >= 0) & (x < n) & (y >= 0) & (y < n)
+    if not ok.any():
+        return 0.0
+    return float(comp[y[ok], x[ok]].mean())
