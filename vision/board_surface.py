@@ -29,7 +29,6 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.board_arm import beyond_arm_sides
 from vision.board_geometry import SIZE, BoardGeometry
 from vision.board_glare import Spot, fit_spots, spot_map
 from vision.board_hands import dimmed_hand_parts, reach_across_lines, square_insides
@@ -516,9 +515,6 @@ def _under_hands(
     same &= judged & ~foreign
     own = _squares_with(blobs | parts, ppu)
     bound = reach_across_lines(blobs | closed | parts, ppu, LINE_PX, ~own) | _spread(own, ppu)
-    # Beside an arm's straight side no hand hides, in squares where the hand shows too.
-    bare = judged & ~foreign & ~closed & ~same & ~parts
-    bound &= ~beyond_arm_sides(foreign, blobs | closed | parts, bare, ppu)
     closed &= bound
     same &= ~closed
     same &= bound
