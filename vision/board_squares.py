@@ -27,6 +27,7 @@ import numpy as np
 
 from vision.board_geometry import ALL_SQUARES, SIZE, BoardGeometry, square_index
 from vision.board_lighting import Lighting, design, fit_lighting, square_means
+from vision.board_rim import board_rim
 from vision.board_surface import (
     GLARE_ROUNDS,
     Surface,
@@ -209,7 +210,17 @@ def judge_squares(
         # wrong (a sleeve taken for a class of squares), and a wrong model "fits" anything.
         why = f"the board's colours could not be modelled in this light (misfit {surface.noise:.0f} levels)"
         return {i: Verdict(False, 0.0, why) for i in candidates}
-    free = free_fraction(surface.good, reach.radius * PPU)
+    # The blurred outline of a hand is partly board: what of it is less than half hand is seen.
+    rim = board_rim(
+        top.astype(np.float32),
+        lin,
+        surface.foreign,
+        surface.good & judged,
+        surface.good & ~pieces,
+        view.classes,
+        surface.noise,
+    )
+    free = free_fraction(surface.good | rim, reach.radius * PPU)
     box = round(reach.box * PPU)
     for i in candidates:
         f, r = square_index(ALL_SQUARES[i])

@@ -1,0 +1,182 @@
+"""The blurred rim of a hand: how much of each edge pixel is hand?
+
+A hand's outline is sharp on the table but not in the picture: the lens, the camera's
+resolution and the warp to the top view blur it over a pixel or two, so the pixels along it
+are a mix of hand and board, and they misfit the board (`vision.board_surface` calls them
+foreign). A piece can hide only under the hand itself: of a pixel that is a quarter hand,
+three quarters are seen board. Counting the whole rim as hand makes the hand look a pixel or
+two wider than it is, all round, and the squares beside it lose a few hundredths of their
+free share each (a piece's footprint is 8–10 px across: 7 % of it per pixel of edge).
+
+So each foreign pixel on the outline, beside bare board, is unmixed: its colour is taken as
+``(1 − s) · board + s · hand``, with ``board`` the colour of the bare board beside it (same
+class of square, within a few pixels) and ``hand`` the colour of the hand's inside next to it
+(foreign pixels two or more pixels in). A pixel less than half hand is seen board. It stays
+foreign unless the mix explains its colour (it lies on the segment between the two, within
+the noise) and the two colours are far enough apart for the share to be measured. The mix is
+measured in both linear light (how a lens blurs) and 0–255 levels (how a blurred picture
+may have been drawn), and the larger hand share of the two is kept.
+
+The next ring is then unmixed the same way against the same colours, up to RINGS rings.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.board_geometry import SIZE
+
+RINGS = 3  # rings of the outline looked at, outwards from the bare board
+BOARD_PX = 5  # the bare board beside a pixel: same class, within this many pixels
+HAND_IN = 2  # the hand's inside: foreign pixels at least this far from its outline
+HAND_PX = 4  # ... within this many pixels
+CONTRAST = 8.0  # hand and board at least this many noise sigmas apart (levels)
+ON_MIX = 3.0  # the pixel within this many sigmas of the mixing segment
+HALF = 0.5  # share of hand from which a pixel may hide a piece
+PALETTE_BIN = 8  # levels: colour bins of a hand's palette
+SHADES = (0.8, 0.9, 1.0, 1.1, 1.2)  # brightness factors a hand's own shading may add
+
+
+class _Sums:
+    """Window sums of weighted values at chosen pixels, from integral images."""
+
+    def __init__(self, values: np.ndarray, weight: np.ndarray) -> None:
+        self.v = cv2.integral((values * weight[..., None]).astype(np.float64))
+        self.w = cv2.integral(weight.astype(np.float64))
+
+    def mean(self, y: np.ndarray, x: np.ndarray, r: int) -> tuple[np.ndarray, np.ndarray]:
+        """Mean over the (2r+1)² window around (y, x), clipped to the view, and the weight."""
+        h, w = self.w.shape[0] - 1, self.w.shape[1] - 1
+        y0, y1 = np.clip(y - r, 0, h), np.clip(y + r + 1, 0, h)
+        x0, x1 = np.clip(x - r, 0, w), np.clip(x + r + 1, 0, w)
+
+        def box(a: np.ndarray) -> np.ndarray:
+            return a[y1, x1] - a[y0, x1] - a[y1, x0] + a[y0, x0]
+
+        sw = box(self.w)
+        return box(self.v) / np.maximum(sw, 1e-9)[:, None], sw
+
+
+def _share(c: np.ndarray, board: np.ndarray, hand: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per pixel: the hand share of ``c`` on the segment board → hand, the distance of ``c``
+    from that segment's line, and the length of the segment."""
+    d = hand - board
+    n2 = np.maximum((d * d).sum(axis=-1), 1e-12)
+    s = ((c - board) * d).sum(axis=-1) / n2
+    off = c - board - s[..., None] * d
+    return s, np.sqrt((off * off).sum(axis=-1)), np.sqrt(n2)
+
+
+def board_rim(
+    levels: np.ndarray,
+    lin: np.ndarray,
+    foreign: np.ndarray,
+    bare: np.ndarray,
+    seen: np.ndarray,
+    classes: np.ndarray,
+    noise: float,
+) -> np.ndarray:
+    """The foreign pixels of a hand's outline that are less than half hand (see the module
+    docstring). ``levels``, ``lin``: the top view in 0–255 levels and in linear light (3
+    channels); ``bare``: the judged pixels seen as bare board; ``seen``: every pixel that
+    cannot hide a piece (bare board, good grid lines, known pieces: the rings start from
+    them); ``classes``: the square class of each pixel; ``noise``: the board model's noise
+    sigma in levels."""
+    out = np.zeros(foreign.shape, bool)
+    if not foreign.any() or not bare.any():
+        return out
+    near = cv2.dilate(seen.astype(np.uint8), np.ones((2 * RINGS + 1,) * 2, np.uint8)) > 0
+    cy, cx = np.nonzero(foreign & near)
+    if not len(cy):
+        return out
+    sigma = max(float(noise), 1.0)
+    # Everything is measured in the box around the candidates, as far as the windows reach.
+    m = max(HAND_PX, BOARD_PX) + HAND_IN + 1
+    h, w = foreign.shape
+    y0, y1 = max(0, int(cy.min()) - m), min(h, int(cy.max()) + m + 1)
+    x0, x1 = max(0, int(cx.min()) - m), min(w, int(cx.max()) + m + 1)
+    crop = (slice(y0, y1), slice(x0, x1))
+    both = np.concatenate([levels[crop], lin[crop]], axis=2)
+    py, px = cy - y0, cx - x0
+    # The hand's inside: foreign, HAND_IN px or more from anything else.
+    inside = np.zeros(foreign.shape, bool)
+    inside[crop] = cv2.erode(foreign[crop].astype(np.uint8), np.ones((2 * HAND_IN + 1,) * 2, np.uint8)) > 0
+    hand, hand_w = _Sums(both, inside[crop]).mean(py, px, HAND_PX)
+    # The board beside it, of the pixel's own class of square.
+    n = len(cy)
+    board, board_w = np.zeros((n, 6)), np.zeros(n)
+    cls = classes[cy, cx]
+    for c in np.unique(cls):
+        own = cls == c
+        board[own], board_w[own] = _Sums(both, (bare & (classes == c))[crop]).mean(py[own], px[own], BOARD_PX)
+    hand_lv, hand_li, board_lv, board_li = hand[:, :3], hand[:, 3:], board[:, :3], board[:, 3:]
+    s_lv, off_lv, span_lv = _share(levels[cy, cx].astype(np.float64), board_lv, hand_lv)
+    s_li, _, _ = _share(lin[cy, cx].astype(np.float64), board_li, hand_li)
+    share = np.maximum(s_lv, s_li)
+    ok = (
+        (hand_w >= 1)
+        & (board_w >= 1)
+        & (span_lv >= CONTRAST * sigma)
+        & (off_lv <= ON_MIX * sigma * np.sqrt(3.0))
+        & (share < HALF)
+    )
+    # A hand that shows a colour of the board beside it (skin the colour of the light squares,
+    # a grey sleeve on a grey board) may go on over that board unseen: its outline against
+    # that board is not where it ends, and nothing of it is unmixed.
+    if ok.any():
+        ok[ok] = ~_board_coloured(levels, inside, cy[ok], cx[ok], board_lv[ok])
+    allowed = np.zeros(foreign.shape, bool)
+    allowed[cy[ok], cx[ok]] = True
+    grown = seen.copy()
+    step = np.ones((3, 3), np.uint8)
+    for _ in range(RINGS):
+        new = allowed & ~out & (cv2.dilate(grown.astype(np.uint8), step) > 0)
+        if not new.any():
+            break
+        out |= new
+        grown |= new
+    return out
+
+
+def _bins(levels: np.ndarray) -> np.ndarray:
+    nb = 255 // PALETTE_BIN + 1
+    q = np.clip(levels // PALETTE_BIN, 0, nb - 1).astype(np.int64)
+    return (q[..., 0] * nb + q[..., 1]) * nb + q[..., 2]
+
+
+# Square (rank, file) and colour bin (three channels) offsets: the eight squares around and
+# one bin either way.
+_OFFSETS = np.array(np.meshgrid(*([(-1, 0, 1)] * 5), indexing="ij")).reshape(5, -1).T
+
+
+def _board_coloured(
+    levels: np.ndarray, inside: np.ndarray, qy: np.ndarray, qx: np.ndarray, board: np.ndarray
+) -> np.ndarray:
+    """At the pixels (qy, qx): does a hand's inside show the colour of the board beside them
+    (``board``), give or take its shading and a bin per channel, in their square or one of
+    the eight around it?"""
+    ppu = inside.shape[0] // SIZE
+    nb = 255 // PALETTE_BIN + 1
+    vy, vx = np.nonzero(inside)
+    if not len(vy):
+        return np.ones(len(qy), bool)
+    sq_in = (vy // ppu) * SIZE + vx // ppu
+    colours = levels[vy, vx]
+    keys = np.unique(np.concatenate([sq_in * nb**3 + _bins(colours * f) for f in SHADES]))
+    # The questions, one per square and board colour.
+    q = np.clip(board // PALETTE_BIN, 0, nb - 1).astype(np.int64)
+    pairs = np.stack([qy // ppu, qx // ppu, q[:, 0], q[:, 1], q[:, 2]], axis=1)
+    uniq, back = np.unique(pairs, axis=0, return_inverse=True)
+    o = _OFFSETS
+    r = uniq[:, None, 0] + o[:, 0]
+    f = uniq[:, None, 1] + o[:, 1]
+    c = uniq[:, None, 2:] + o[:, 2:]
+    valid = (r >= 0) & (r < SIZE) & (f >= 0) & (f < SIZE) & ((c >= 0) & (c < nb)).all(axis=-1)
+    key = (r * SIZE + f) * nb**3 + (c[..., 0] * nb + c[..., 1]) * nb + c[..., 2]
+    at = np.minimum(np.searchsorted(keys, key), len(keys) - 1)
+    hit = (valid & (keys[at] == key)).any(axis=1)
+    return hit[back.ravel()]
+
+
+__all__ = ["board_rim"]
