@@ -26,6 +26,7 @@ import cv2
 import numpy as np
 
 from vision.board_geometry import SIZE
+from vision.board_surface import PALETTE_BIN, SHADES  # the same palette as the hand's reach
 
 RINGS = 3  # rings of the outline looked at, outwards from the bare board
 BOARD_PX = 5  # the bare board beside a pixel: same class, within this many pixels
@@ -34,8 +35,6 @@ HAND_PX = 4  # ... within this many pixels
 CONTRAST = 8.0  # hand and board at least this many noise sigmas apart (levels)
 ON_MIX = 3.0  # the pixel within this many sigmas of the mixing segment
 HALF = 0.5  # share of hand from which a pixel may hide a piece
-PALETTE_BIN = 8  # levels: colour bins of a hand's palette
-SHADES = (0.8, 0.9, 1.0, 1.1, 1.2)  # brightness factors a hand's own shading may add
 
 
 class _Sums:
