@@ -26,7 +26,7 @@ import cv2
 import numpy as np
 
 from vision.board_geometry import SIZE
-from vision.board_surface import PALETTE_BIN, SHADES  # the same palette as the hand's reach
+from vision.board_surface import PALETTE_BIN, PALETTE_BINS, SHADES, colour_bins  # the hand's palette
 
 RINGS = 3  # rings of the outline looked at, outwards from the bare board
 BOARD_PX = 5  # the bare board beside a pixel: same class, within this many pixels
@@ -138,12 +138,6 @@ def board_rim(
     return out
 
 
-def _bins(levels: np.ndarray) -> np.ndarray:
-    nb = 255 // PALETTE_BIN + 1
-    q = np.clip(levels // PALETTE_BIN, 0, nb - 1).astype(np.int64)
-    return (q[..., 0] * nb + q[..., 1]) * nb + q[..., 2]
-
-
 # Square (rank, file) and colour bin (three channels) offsets: the eight squares around and
 # one bin either way.
 _OFFSETS = np.array(np.meshgrid(*([(-1, 0, 1)] * 5), indexing="ij")).reshape(5, -1).T
@@ -156,13 +150,13 @@ def _board_coloured(
     (``board``), give or take its shading and a bin per channel, in their square or one of
     the eight around it?"""
     ppu = inside.shape[0] // SIZE
-    nb = 255 // PALETTE_BIN + 1
+    nb = PALETTE_BINS
     vy, vx = np.nonzero(inside)
     if not len(vy):
         return np.ones(len(qy), bool)
     sq_in = (vy // ppu) * SIZE + vx // ppu
     colours = levels[vy, vx]
-    keys = np.unique(np.concatenate([sq_in * nb**3 + _bins(colours * f) for f in SHADES]))
+    keys = np.unique(np.concatenate([sq_in * nb**3 + colour_bins(colours * f) for f in SHADES]))
     # The questions, one per square and board colour.
     q = np.clip(board // PALETTE_BIN, 0, nb - 1).astype(np.int64)
     pairs = np.stack([qy // ppu, qx // ppu, q[:, 0], q[:, 1], q[:, 2]], axis=1)

@@ -64,6 +64,7 @@ CROSS_WEIGHT = 0.05  # share of that neighbourhood each class must fill
 BLOB_AREA = 0.1  # squares²: foreign regions at least this big may be a hand (closed, palette)
 CLOSE_RADIUS = 0.7  # squares: gaps a palm may span across squares of its own colour
 PALETTE_BIN = 8  # colour bins (0–255 levels) of a hand's palette
+PALETTE_BINS = 255 // PALETTE_BIN + 1  # bins per channel
 PALETTE_MIN = 3  # pixels of a colour bin before it counts as the hand's
 SHADES = (0.8, 0.9, 1.0, 1.1, 1.2)  # brightness factors a hand's own shading may add
 PALETTE_ERODE = 2  # px: a hand's edge pixels mix with the board; its palette is its core's
@@ -499,9 +500,8 @@ def _under_hands(
     closed = (cv2.morphologyEx(blobs.astype(np.uint8), cv2.MORPH_CLOSE, disc) > 0) & ~foreign
     # The palettes: colours each hand shows in its core, give or take one bin per channel.
     # Each pixel is compared with the palette of the hand nearest to it.
-    q = np.clip(levels // PALETTE_BIN, 0, 255 // PALETTE_BIN).astype(np.int32)
-    nb = 255 // PALETTE_BIN + 1
-    flat = (q[..., 0] * nb + q[..., 1]) * nb + q[..., 2]
+    nb = PALETTE_BINS
+    flat = colour_bins(levels)
     dist, nearest = cv2.distanceTransformWithLabels(
         (~blobs).astype(np.uint8), cv2.DIST_L2, 3, labelType=cv2.DIST_LABEL_CCOMP
     )
@@ -517,8 +517,7 @@ def _under_hands(
         core = (cv2.erode(blob.astype(np.uint8), erode) > 0) & ~dimmed[y0:y1, x0:x1]
         # A hand is shaded: the same skin a little brighter or darker is still the hand.
         shades = np.concatenate([levels[y0:y1, x0:x1][core] * f for f in SHADES])
-        qs = np.clip(shades // PALETTE_BIN, 0, nb - 1).astype(np.int32)
-        counts = np.bincount((qs[:, 0] * nb + qs[:, 1]) * nb + qs[:, 2], minlength=nb**3)
+        counts = np.bincount(colour_bins(shades), minlength=nb**3)
         palette = (counts >= PALETTE_MIN).reshape(nb, nb, nb)
         palette = _widen(palette)
         near = nearest[y0:y1, x0:x1]
@@ -598,6 +597,12 @@ def _spread(squares: np.ndarray, ppu: int) -> np.ndarray:
     return np.kron(squares, np.ones((ppu, ppu), bool))
 
 
+def colour_bins(levels: np.ndarray) -> np.ndarray:
+    """The palette bin of each colour (0–255 levels, last axis B, G, R) as one index."""
+    q = np.clip(levels // PALETTE_BIN, 0, PALETTE_BINS - 1).astype(np.int32)
+    return (q[..., 0] * PALETTE_BINS + q[..., 1]) * PALETTE_BINS + q[..., 2]
+
+
 def _widen(palette: np.ndarray) -> np.ndarray:
     """A colour palette (bins × bins × bins) and the bins next to them, one channel at a
     time (no wrap-around from the darkest bins to the brightest)."""
@@ -620,4 +625,4 @@ def free_fraction(good: np.ndarray, radius_px: float) -> np.ndarray:
     return cv2.filter2D(good.astype(np.float32), -1, disc, borderType=cv2.BORDER_CONSTANT)
 
 
-__all__ = ["GLARE_ROUNDS", "Surface", "View", "analyse", "free_fraction", "lamp_light", "predict", "spot_map"]
+__all__ = ["GLARE_ROUNDS", "Surface", "View", "analyse", "colour_bins", "free_fraction", "lamp_light", "predict", "spot_map"]
