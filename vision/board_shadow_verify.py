@@ -132,9 +132,10 @@ def ramp_deviation(values: np.ndarray, mask: np.ndarray) -> np.ndarray:
 
 
 def _bridge_ends(shaded: np.ndarray, log_dim: np.ndarray, ppu: int, line_px: int) -> np.ndarray:
-    """(On a view that starts at a square's corner.) Edge pixels of ``shaded`` facing a shaded pixel across a grid line with a matching
+    """Edge pixels of ``shaded`` facing a shaded pixel across a grid line with a matching
     dimming: the same value, or the same ramp carried on from both sides to the line's middle
-    (a penumbra crossing a line at an angle changes across the line's width)."""
+    (a penumbra crossing a line at an angle changes across the line's width). The view must
+    start at a square's corner."""
     gap = 2 * line_px + 1  # from the last judged pixel before a line to the first after it
     s = SLOPE_STEP
     out = np.zeros(shaded.shape, bool)
