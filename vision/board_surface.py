@@ -538,7 +538,10 @@ def _under_hands(
     same &= dist <= REACH * ppu
     same &= judged & ~foreign
     own = _squares_with(blobs | parts, ppu)
-    bound = reach_across_lines(blobs | closed | parts, ppu, LINE_PX, ~own) | _spread(own, ppu)
+    # Glare that washes out the board's colours hides a hand's outline as well as its colour:
+    # washed pixels joined to a hand may be the hand, and bound nothing in its stead.
+    unseen = _grown(blobs | parts, washed & judged & ~foreign, ppu)
+    bound = reach_across_lines(blobs | closed | parts | unseen, ppu, LINE_PX, ~own) | _spread(own, ppu)
     closed &= bound
     if verified is not None:
         # A palm does not span a verified shadow; its colours may still reach over one (a
