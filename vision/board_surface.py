@@ -29,6 +29,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.board_fast import median, sorted_median, split_quantiles
 from vision.board_geometry import SIZE, BoardGeometry
 from vision.board_glare import Spot, fit_spots, spot_map
 from vision.board_hands import dimmed_hand_parts, reach_across_lines, square_insides
@@ -163,7 +164,7 @@ def lamp_light(
                 # only the far skirt, "the light is there" holds within the model's error
                 # whether it is or not: a spot on a pale sleeve over one dark square, with
                 # the light squares at its skirt, is then seen by one colour only.
-                seen = sorted(float(np.median(bump[c])) for c in (dark, light))
+                seen = sorted(float(median(bump[c])) for c in (dark, light))
                 witnessed = not (seen[0] < SPOT_WITNESS and seen[1] >= 2 * SPOT_WITNESS)
                 break
         if not witnessed:
@@ -173,12 +174,12 @@ def lamp_light(
             if _lone_spot(s, bump, gap, core, view):
                 kept.append(s)
             continue
-        lost = float(np.median(gap[dark]) - np.median(gap[light]))
-        contrast = float(np.median(pred_mean[light]) - np.median(pred_mean[dark]))
+        lost = float(median(gap[dark]) - median(gap[light]))
+        contrast = float(median(pred_mean[light]) - median(pred_mean[dark]))
         # And the light must be there, on both classes: a spot fitted to a grey sleeve also
         # "keeps" the contrast of the bare squares around the sleeve, where it adds nothing.
         there = all(
-            float(np.median(gap[c])) >= -SPOT_EXPLAINS * float(np.median(bump[c])) - SPOT_SLACK
+            float(median(gap[c])) >= -SPOT_EXPLAINS * float(median(bump[c])) - SPOT_SLACK
             for c in (dark, light)
         )
         if contrast > 0 and lost <= (1 - SPOT_CONTRAST) * contrast and there:
@@ -196,7 +197,7 @@ def _lone_spot(s: Spot, bump: np.ndarray, gap: np.ndarray, core: np.ndarray, vie
         return False
     g = np.abs(gap[core])
     return (
-        float(np.median(g)) <= LONE_FIT * s.amplitude
+        float(median(g)) <= LONE_FIT * s.amplitude
         and float(np.quantile(g, 0.9)) <= 2 * LONE_FIT * s.amplitude
     )
 
@@ -259,9 +260,11 @@ def _noise(resid: np.ndarray, level: np.ndarray, sel: np.ndarray) -> np.ndarray:
         return np.full(level.shape, 4.0, np.float32)
     order = np.argsort(v)
     rows, ys = [], []
-    for part in np.array_split(order, NOISE_BINS):
-        rows.append([1.0, float(np.median(v[part])) ** 2])
-        ys.append((NOISE_SCALE * float(np.quantile(e[part], NOISE_QUANTILE))) ** 2)
+    # Each part of ``order`` picks ``v`` sorted: its median is its middle (vision.board_fast).
+    quantiles = split_quantiles(e, order, NOISE_BINS, NOISE_QUANTILE)
+    for part, quantile in zip(np.array_split(order, NOISE_BINS), quantiles, strict=True):
+        rows.append([1.0, sorted_median(v[part]) ** 2])
+        ys.append((NOISE_SCALE * quantile) ** 2)
     X, y = np.array(rows), np.array(ys)
     keep = np.ones(len(y), bool)
     while True:
@@ -363,7 +366,7 @@ def analyse(
     near = cv2.boxFilter(good_px.astype(np.float32), -1, (5, 5), normalize=False)
     around = cv2.boxFilter((~view.line & ~outside).astype(np.float32), -1, (5, 5), normalize=False)
     good_line = view.line & ~hidden & ~outside & (near > 0.5 * np.maximum(around, 1e-6))
-    noise = float(np.median(sigma[judged])) if judged.any() else 0.0
+    noise = float(median(sigma[judged])) if judged.any() else 0.0
     return Surface(good_px | good_line | pieces, foreign, hidden & ~foreign, outside, noise)
 
 
