@@ -128,8 +128,9 @@ def _usable_squares(top: np.ndarray, masks: np.ndarray, candidates: Sequence[int
     and not washed out."""
     usable = masks.mean(axis=(1, 2))
     inner = _blocks(top)
-    saturated = ((inner.max(axis=3) >= 250) & masks).sum(axis=(1, 2)) / np.maximum(masks.sum(axis=(1, 2)), 1)
-    black = (inner.max(axis=3) == 0).mean(axis=(1, 2))
+    brightest = np.maximum(np.maximum(inner[..., 0], inner[..., 1]), inner[..., 2])  # max(axis=3), faster
+    saturated = ((brightest >= 250) & masks).sum(axis=(1, 2)) / np.maximum(masks.sum(axis=(1, 2)), 1)
+    black = (brightest == 0).mean(axis=(1, 2))
     ok = np.zeros(SIZE * SIZE, bool)
     for i in candidates:
         ok[i] = usable[i] >= MIN_USABLE and saturated[i] < 0.1 and black[i] < 0.02
