@@ -13,6 +13,7 @@ the same dtype (tests/test_board_speed.py checks them against numpy).
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 
@@ -56,4 +57,40 @@ def split_quantiles(values: np.ndarray, order: np.ndarray, parts: int, q: float)
         out += [float(v) for v in np.quantile(values[order[:cut]].reshape(longer, size + 1), q, axis=1)]
     if parts - longer:
         out += [float(v) for v in np.quantile(values[order[cut:]].reshape(parts - longer, size), q, axis=1)]
+    return out
+
+
+HALVING_MARGIN = 6  # px at the last level: a halving reads 2 px either side, and errs only there
+
+
+def pyr_down_around(image: np.ndarray, times: int, box: tuple[int, int, int, int]) -> np.ndarray:
+    """``cv2.pyrDown`` applied ``times`` times to ``image``, bit for bit inside ``box`` =
+    (x0, y0, x1, y1) (pixels of the result; anything outside it may be zero).
+
+    A halving reads each output pixel's 5 × 5 neighbourhood, mirrored at the image's edges.
+    So only a crop around the box is halved (its corner on a multiple of 2^times, so the
+    grids line up, and a margin that keeps its own mirrored edges off the box), into a frame
+    the size of the whole result: a warp reading the box sees the same pixels as from the
+    whole image. The board is a third of a camera frame: the rest need not be halved.
+    """
+    if times <= 0:
+        return image
+    k = 1 << times
+    h, w = image.shape[:2]
+    hs, ws = h, w
+    for _ in range(times):
+        hs, ws = (hs + 1) // 2, (ws + 1) // 2
+    x0, y0, x1, y1 = box
+    cx0, cy0 = max(0, (x0 - HALVING_MARGIN) * k), max(0, (y0 - HALVING_MARGIN) * k)
+    cx1, cy1 = min(w, (x1 + HALVING_MARGIN) * k), min(h, (y1 + HALVING_MARGIN) * k)
+    if cx0 >= cx1 or cy0 >= cy1 or (cx1 - cx0) * (cy1 - cy0) > 0.8 * h * w:
+        out = image
+        for _ in range(times):
+            out = cv2.pyrDown(out)
+        return out
+    part = image[cy0:cy1, cx0:cx1]
+    for _ in range(times):
+        part = cv2.pyrDown(part)
+    out = np.zeros((hs, ws, *image.shape[2:]), image.dtype)
+    out[cy0 // k : cy0 // k + part.shape[0], cx0 // k : cx0 // k + part.shape[1]] = part
     return out
