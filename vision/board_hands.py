@@ -232,7 +232,7 @@ def dimmed_hand_parts(
     # A patch that stops at its square's grid lines is no shadow (one goes on across a line):
     # the hand, invisible over the other colour all round, may show only a square away.
     may_be_hand = _grid_bounded(lab, count, wide, gap // 2, ppu)
-    may_be_hand &= _labels_in(lab, _grown_by(blobs, round(GRID_NEAR * ppu)) > 0, count)
+    may_be_hand &= _labels_near(lab, count, may_be_hand, blobs, round(GRID_NEAR * ppu))
     way = shadow_direction(blobs, log_dim, usable)
     if way is None:
         return may_be_hand[lab]
@@ -241,7 +241,11 @@ def dimmed_hand_parts(
         touching = _labels_in(lab, near, count) & wide
         if not touching.any():
             continue
-        inside = np.bincount(lab[downwind(near | casts, way, reach) & shade], minlength=count)
+        # Only the touching patches' pixels are counted: the shadow is cast around them.
+        box = _box_around(touching[lab], reach + 1)
+        inside = np.bincount(
+            lab[box][downwind((near | casts)[box], way, reach) & shade[box]], minlength=count
+        )
         may_be_hand |= touching & (inside < 0.5 * size)
     return may_be_hand[lab]
 
@@ -250,6 +254,31 @@ def _grown_by(mask: np.ndarray, radius: int) -> np.ndarray:
     """``mask`` dilated by a disc of ``radius`` px (uint8, 0/1)."""
     disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * radius + 1,) * 2)
     return cv2.dilate(mask.astype(np.uint8), disc)
+
+
+def _box_around(mask: np.ndarray, margin: int) -> tuple[slice, slice]:
+    """The bounding box of ``mask`` (non-empty), widened by ``margin`` px within the view."""
+    rows, cols = np.flatnonzero(mask.any(axis=1)), np.flatnonzero(mask.any(axis=0))
+    h, w = mask.shape
+    return (
+        slice(max(0, int(rows[0]) - margin), min(h, int(rows[-1]) + margin + 1)),
+        slice(max(0, int(cols[0]) - margin), min(w, int(cols[-1]) + margin + 1)),
+    )
+
+
+def _labels_near(lab: np.ndarray, count: int, wanted: np.ndarray, mask: np.ndarray, radius: int) -> np.ndarray:
+    """Per label: ``wanted`` and some of its pixels within ``radius`` px of ``mask`` (a disc),
+    i.e. ``wanted & _labels_in(lab, _grown_by(mask, radius) > 0, count)``, the disc grown only
+    in the box around the wanted labels (a dilation reads ``radius`` px around a pixel)."""
+    hit = np.zeros(count, bool)
+    pixels = wanted[lab]
+    if not pixels.any():
+        return hit
+    box = _box_around(pixels, radius)
+    grown = _grown_by(mask[box], radius) > 0
+    hit[np.unique(lab[box][grown & pixels[box]])] = True
+    hit[0] = False
+    return hit & wanted
 
 
 def _labels_in(lab: np.ndarray, mask: np.ndarray, count: int) -> np.ndarray:
@@ -289,6 +318,11 @@ def shadow_direction(hands: np.ndarray, log_dim: np.ndarray, usable: np.ndarray)
     least found on any side, weighted by direction, points to where the shadow falls (at
     least half the directions must show enough board).
     """
+    if not hands.any():
+        return None
+    # Every ring lies within RING[1] px of a hand: the rest of the view is not looked at.
+    box = _box_around(hands, RING[1] + 1)
+    hands, log_dim, usable = hands[box], log_dim[box], usable[box]
     grown = cv2.dilate(hands.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
     dim = np.clip(-log_dim, 0.0, None)
     ways, seen = [], []
