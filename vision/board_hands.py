@@ -40,6 +40,7 @@ across a line).
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -145,6 +146,17 @@ def _runs(row: np.ndarray) -> list[tuple[int, int]]:
     return [(int(a), int(b) - 1) for a, b in zip(edges[::2], edges[1::2], strict=True)]
 
 
+def _row_runs(strip: np.ndarray) -> list[list[tuple[int, int]]]:
+    """`_runs` of every row of a 2-D array, found at once."""
+    padded = np.zeros((strip.shape[0], strip.shape[1] + 2), bool)
+    padded[:, 1:-1] = strip
+    r, c = np.nonzero(padded[:, 1:] != padded[:, :-1])  # row by row, left to right: start, end
+    out: list[list[tuple[int, int]]] = [[] for _ in range(strip.shape[0])]
+    for row, a, b in zip(r[::2].tolist(), c[::2].tolist(), c[1::2].tolist(), strict=True):
+        out[row].append((a, b - 1))
+    return out
+
+
 def _carried_on(strip: np.ndarray, distance: np.ndarray, along: np.ndarray) -> np.ndarray:
     """For each chord in ``strip`` row 0, the band it may cover in the square: rows at
     ``distance`` px from the neighbour's row 0, columns ``along``."""
@@ -152,11 +164,12 @@ def _carried_on(strip: np.ndarray, distance: np.ndarray, along: np.ndarray) -> n
     allowed = np.zeros((len(distance), inside), bool)
     # The hand's pixels nearest a line are often missed (the line's own darkness blurs into
     # them): the hand "at the line" is what shows within NEAR px of it.
+    rows = _row_runs(strip)
     for first, last in _runs(np.asarray(strip[:NEAR].any(axis=0))):
         lefts, rights, at = [float(first)], [float(last)], [0.0]
         left, right = first, last
         for d in range(NEAR, len(strip)):
-            over = [(a, b) for a, b in _runs(strip[d]) if b >= left - 1 and a <= right + 1]
+            over = [(a, b) for a, b in rows[d] if b >= left - 1 and a <= right + 1]
             if not over:
                 break
             left, right = min(a for a, _ in over), max(b for _, b in over)
@@ -180,12 +193,32 @@ def _end_bound(
     e0 = ends[0]
     if at[-1] < MIN_TRACE:
         return e0 + sign * (MARGIN + SHORT_SPREAD * distance)
-    slope = float(np.polyfit(np.asarray(at), np.asarray(ends), 1)[0])
+    slope = _slope(tuple(at), tuple(ends))
     # Going from the neighbour into the square is going the other way along d. An outline
     # that closes in towards the line may be one whose last pixels were missed: the chord is
     # never taken to narrow into the square, only to widen.
     widening = float(np.clip(-sign * slope, -MAX_NARROW, MAX_SLOPE))
     return e0 + sign * (MARGIN + (widening + math.tan(ANGLE)) * distance)
+
+
+def _slope(at: tuple[float, ...], ends: tuple[float, ...]) -> float:
+    """The least-squares slope of ``ends`` against ``at``: ``np.polyfit(at, ends, 1)[0]``,
+    bit for bit, its scaled design matrix made once per ``at`` (a trace's depths are 0, 1,
+    2, … : a handful of them in all)."""
+    lhs, scale, rcond = _line_design(at)
+    return float(np.linalg.lstsq(lhs, np.asarray(ends) + 0.0, rcond)[0][0] / scale[0])
+
+
+@lru_cache(maxsize=256)
+def _line_design(at: tuple[float, ...]) -> tuple[np.ndarray, np.ndarray, float]:
+    """np.polyfit's least-squares system for a line through points at ``at``: the Vandermonde
+    matrix scaled to unit columns, the scale, and its rcond."""
+    x = np.asarray(at) + 0.0
+    lhs = np.vander(x, 2)
+    scale = np.sqrt((lhs * lhs).sum(axis=0))
+    lhs /= scale
+    lhs.setflags(write=False)
+    return lhs, scale, len(x) * np.finfo(x.dtype).eps
 
 
 def dimmed_hand_parts(
