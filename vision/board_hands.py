@@ -299,7 +299,9 @@ def _box_around(mask: np.ndarray, margin: int) -> tuple[slice, slice]:
     )
 
 
-def _labels_near(lab: np.ndarray, count: int, wanted: np.ndarray, mask: np.ndarray, radius: int) -> np.ndarray:
+def _labels_near(
+    lab: np.ndarray, count: int, wanted: np.ndarray, mask: np.ndarray, radius: int
+) -> np.ndarray:
     """Per label: ``wanted`` and some of its pixels within ``radius`` px of ``mask`` (a disc),
     i.e. ``wanted & _labels_in(lab, _grown_by(mask, radius) > 0, count)``, the disc grown only
     in the box around the wanted labels (a dilation reads ``radius`` px around a pixel)."""

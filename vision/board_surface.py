@@ -637,4 +637,14 @@ def free_fraction(good: np.ndarray, radius_px: float) -> np.ndarray:
     return cv2.filter2D(good.astype(np.float32), -1, disc, borderType=cv2.BORDER_CONSTANT)
 
 
-__all__ = ["GLARE_ROUNDS", "Surface", "View", "analyse", "colour_bins", "free_fraction", "lamp_light", "predict", "spot_map"]
+__all__ = [
+    "GLARE_ROUNDS",
+    "Surface",
+    "View",
+    "analyse",
+    "colour_bins",
+    "free_fraction",
+    "lamp_light",
+    "predict",
+    "spot_map",
+]
