@@ -277,3 +277,40 @@ def test_top_view_halves_only_what_it_reads():
             borderMode=cv2.BORDER_CONSTANT,
         )
         assert np.array_equal(top_view(img, H), want)
+
+
+def test_closing_in_its_box_is_the_whole_views():
+    from vision.board_surface import _closing
+
+    for t in range(200):
+        mask = np.zeros((216, 216), np.uint8)
+        for _ in range(int(RNG.integers(0, 6))):
+            x, y = (int(v) for v in RNG.integers(-20, 236, 2))
+            axes = (int(RNG.integers(1, 40)), int(RNG.integers(1, 20)))
+            cv2.ellipse(mask, (x, y), axes, float(RNG.uniform(0, 180)), 0, 360, 1, -1)
+        size = 35 if t % 2 else 2 * int(RNG.integers(1, 20)) + 1
+        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+        want = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel) > 0
+        assert np.array_equal(_closing(mask > 0, kernel), want)
+
+
+def test_neighbour_pairs_and_trial_triples_as_the_loops_made_them():
+    from vision.board_geometry import DARK, LIGHT, SIZE, default_classes
+    from vision.board_lighting import CONSENSUS_TRIALS, _neighbour_pairs, _trial_triples
+
+    classes = default_classes()
+    pairs = []
+    for i in range(SIZE * SIZE):
+        f, r = i % SIZE, i // SIZE
+        if classes[r][f] != DARK:
+            continue
+        for df, dr in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+            ff, rr = f + df, r + dr
+            if 0 <= ff < SIZE and 0 <= rr < SIZE and classes[rr][ff] == LIGHT:
+                pairs.append((i, rr * SIZE + ff))
+    dark, light = _neighbour_pairs(classes)
+    assert list(zip(dark.tolist(), light.tolist(), strict=True)) == pairs
+    for n in (5, 40, 81):
+        rng = np.random.default_rng(0)
+        want = np.argsort(rng.random((CONSENSUS_TRIALS, n)), axis=1)[:, :3]
+        assert np.array_equal(_trial_triples(n), want)
