@@ -18,8 +18,9 @@ import numpy as np
 
 
 def median(a: np.ndarray) -> np.floating:
-    """``np.median(a)`` for a non-empty float array (of any shape: all its values), bit for bit (a numpy scalar of the
-    array's dtype, as numpy's: a difference of two medians stays in that dtype).
+    """``np.median(a)`` for a non-empty float array (of any shape: all its values), bit for
+    bit: a numpy scalar of the array's dtype, as numpy's (a difference of two medians stays
+    in that dtype).
 
     numpy partitions around the middle (and the last element, which holds a NaN if there is
     one) and takes the mean of the one or two middle values in the array's dtype.
