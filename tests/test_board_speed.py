@@ -314,3 +314,15 @@ def test_neighbour_pairs_and_trial_triples_as_the_loops_made_them():
         rng = np.random.default_rng(0)
         want = np.argsort(rng.random((CONSENSUS_TRIALS, n)), axis=1)[:, :3]
         assert np.array_equal(_trial_triples(n), want)
+
+
+def test_or_shifted_is_an_or_with_the_shifted_copy():
+    from vision.board_hands import _or_shifted, _shifted
+
+    for _ in range(300):
+        mask = RNG.random((int(RNG.integers(8, 40)), int(RNG.integers(8, 40)))) < 0.2
+        out = RNG.random(mask.shape) < 0.1
+        dx, dy = (int(v) for v in RNG.integers(-7, 8, 2))
+        want = out | _shifted(mask, dx, dy)
+        _or_shifted(out, mask, dx, dy)
+        assert np.array_equal(out, want)

@@ -201,10 +201,12 @@ def _end_bound(
     return e0 + sign * (MARGIN + (widening + math.tan(ANGLE)) * distance)
 
 
+@lru_cache(maxsize=4096)
 def _slope(at: tuple[float, ...], ends: tuple[float, ...]) -> float:
     """The least-squares slope of ``ends`` against ``at``: ``np.polyfit(at, ends, 1)[0]``,
     bit for bit, its scaled design matrix made once per ``at`` (a trace's depths are 0, 1,
-    2, … : a handful of them in all)."""
+    2, … : a handful of them in all), and remembered (an outline's few small integers come
+    back: a third of the calls on the tune scenes)."""
     lhs, scale, rcond = _line_design(at)
     return float(np.linalg.lstsq(lhs, np.asarray(ends) + 0.0, rcond)[0][0] / scale[0])
 
@@ -366,9 +368,9 @@ def shadow_direction(hands: np.ndarray, log_dim: np.ndarray, usable: np.ndarray)
         u = np.array([math.cos(t), math.sin(t)])
         ring = np.zeros_like(hands)
         for step in range(RING[0], RING[1] + 1):
-            ring |= _shifted(hands, round(step * u[0]), round(step * u[1]))
+            _or_shifted(ring, hands, round(step * u[0]), round(step * u[1]))
         ring &= usable & ~grown
-        if ring.sum() >= RING_PIXELS:
+        if np.count_nonzero(ring) >= RING_PIXELS:
             ways.append(u)
             seen.append(float(dim[ring].mean()))
     if len(seen) < DIRECTIONS // 2:
@@ -389,7 +391,7 @@ def downwind(hands: np.ndarray, direction: np.ndarray, reach: int) -> np.ndarray
     against ``direction`` (the way shadows fall)."""
     out = hands.copy()
     for step in range(1, reach + 1):
-        out |= _shifted(hands, round(step * direction[0]), round(step * direction[1]))
+        _or_shifted(out, hands, round(step * direction[0]), round(step * direction[1]))
     return out
 
 
@@ -401,3 +403,11 @@ def _shifted(mask: np.ndarray, dx: int, dy: int) -> np.ndarray:
     xs, xd = (slice(0, w - dx), slice(dx, w)) if dx >= 0 else (slice(-dx, w), slice(0, w + dx))
     out[yd, xd] = mask[ys, xs]
     return out
+
+
+def _or_shifted(out: np.ndarray, mask: np.ndarray, dx: int, dy: int) -> None:
+    """``out |= _shifted(mask, dx, dy)``, in place (no shifted copy made)."""
+    h, w = mask.shape
+    ys, yd = (slice(0, h - dy), slice(dy, h)) if dy >= 0 else (slice(-dy, h), slice(0, h + dy))
+    xs, xd = (slice(0, w - dx), slice(dx, w)) if dx >= 0 else (slice(-dx, w), slice(0, w + dx))
+    out[yd, xd] |= mask[ys, xs]
