@@ -326,3 +326,18 @@ def test_or_shifted_is_an_or_with_the_shifted_copy():
         want = out | _shifted(mask, dx, dy)
         _or_shifted(out, mask, dx, dy)
         assert np.array_equal(out, want)
+
+
+def test_column_var_is_numpys():
+    from vision.board_fast import column_var
+
+    for t in range(300):
+        n = int(RNG.integers(1, 50000)) if t % 3 else int(RNG.integers(1, 40))
+        c = 3 if t % 4 else int(RNG.integers(1, 6))
+        x = (RNG.random((n, c)) ** RNG.uniform(0.3, 4) * 10.0 ** int(RNG.integers(-3, 3))).astype(np.float32)
+        if t % 7 == 0:
+            x = np.round(x, 2)
+        want = np.var(x, axis=0)
+        got = column_var(x)
+        assert got.dtype == want.dtype and np.array_equal(got, want)
+        assert float(got.sum()) == float(want.sum())

@@ -95,3 +95,24 @@ def pyr_down_around(image: np.ndarray, times: int, box: tuple[int, int, int, int
     out = np.zeros((hs, ws, *image.shape[2:]), image.dtype)
     out[cy0 // k : cy0 // k + part.shape[0], cx0 // k : cx0 // k + part.shape[1]] = part
     return out
+
+
+def column_var(x: np.ndarray) -> np.ndarray:
+    """``np.var(x, axis=0)`` for a 2-D float32 array of a few columns (n × c, n ≥ 1, c ≥ 2),
+    bit for bit, several times faster.
+
+    numpy reduces a tall array down its columns one row at a time (a running sum in the
+    array's dtype, not its pairwise sum) and divides by the count as a 64-bit integer
+    (through float64, stored back in float32). A cumulative sum along each column, laid out
+    as a row, adds in the same order; the divisions are numpy's own calls.
+    """
+    if x.ndim != 2 or x.shape[1] < 2 or x.dtype != np.float32:
+        return np.var(x, axis=0)  # one column is summed pairwise: numpy's own then
+    count = np.intp(x.shape[0])
+    rows = np.ascontiguousarray(x.T)  # c × n
+    mean = np.cumsum(rows, axis=1)[:, -1][None, :]  # (1, c), like umr_sum(keepdims=True)
+    mean = np.true_divide(mean, count, out=mean, casting="unsafe", subok=False)
+    dev = np.subtract(rows, mean.T)
+    dev = np.square(dev, out=dev)
+    total = np.cumsum(dev, axis=1)[:, -1]
+    return np.true_divide(total, np.maximum(count, 0), out=total, casting="unsafe", subok=False)
