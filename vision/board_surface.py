@@ -529,7 +529,7 @@ def _under_hands(
         blob = labels[y0:y1, x0:x1] == k
         core = (cv2.erode(blob.astype(np.uint8), erode) > 0) & ~dimmed[y0:y1, x0:x1]
         # A hand is shaded: the same skin a little brighter or darker is still the hand.
-        seen = levels[y0:y1, x0:x1][core]
+        seen = np.compress(core.ravel(), levels[y0:y1, x0:x1].reshape(-1, 3), axis=0)  # [core], faster
         shades = np.concatenate([seen * f for f in SHADES])
         counts = np.bincount(colour_bins(shades), minlength=nb**3)
         palette = (counts >= PALETTE_MIN).reshape(nb, nb, nb)
