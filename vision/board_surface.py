@@ -224,15 +224,24 @@ def _box(a: np.ndarray, r: int) -> np.ndarray:
     return cv2.boxFilter(a, -1, (2 * r + 1, 2 * r + 1), normalize=False, borderType=cv2.BORDER_CONSTANT)
 
 
+def _light_sums(lin: np.ndarray, pred: np.ndarray) -> tuple[np.ndarray, ...]:
+    """The per-pixel channel sums `_local_light` weighs: pred·pred, pred·lin, pred, lin."""
+    return csum(pred * pred), csum(pred * lin), csum(pred), csum(lin)
+
+
 def _local_light(
-    lin: np.ndarray, pred: np.ndarray, w: np.ndarray, r: int, lam_a: float, lam_b: float
+    lin: np.ndarray,
+    pred: np.ndarray,
+    w: np.ndarray,
+    r: int,
+    lam_a: float,
+    lam_b: float,
+    sums: tuple[np.ndarray, ...] | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Per pixel, the weighted least-squares (a, b) of ``lin ≈ a · pred + b`` (b grey) over the
-    window of half-width ``r``, with a ridge towards a = 1, b = 0."""
-    pp = csum(pred * pred)
-    pl = csum(pred * lin)
-    ps = csum(pred)
-    ls = csum(lin)
+    window of half-width ``r``, with a ridge towards a = 1, b = 0. ``sums``: `_light_sums`
+    of ``lin`` and ``pred``, if already made (they do not depend on the weights)."""
+    pp, pl, ps, ls = _light_sums(lin, pred) if sums is None else sums
     sw = _box(w, r)
     a11 = _box(w * pp, r) + lam_a
     a12 = _box(w * ps, r)
@@ -329,8 +338,9 @@ def analyse(
     resid_n = np.zeros_like(w0)
     implausible = np.zeros(w0.shape, bool)
     sigma = np.full(lin.shape, 4.0, np.float32)
+    sums = _light_sums(rest, pred)  # the same every pass: only the weights change
     for _ in range(PASSES):
-        a, b = _local_light(rest, pred, w, r, lam_a, lam_b)
+        a, b = _local_light(rest, pred, w, r, lam_a, lam_b, sums)
         # Only a window with both classes separates shading from added light; elsewhere
         # take both from the neighbourhood (they vary smoothly).
         ident = np.minimum(_box(w * dark, r), _box(w * light, r)) >= IDENTIFIABLE * n
