@@ -341,3 +341,44 @@ def test_column_var_is_numpys():
         got = column_var(x)
         assert got.dtype == want.dtype and np.array_equal(got, want)
         assert float(got.sum()) == float(want.sum())
+
+
+def _noise_as_it_was(resid, level, sel):
+    """vision.board_surface._noise with numpy's own median, quantile and boolean index."""
+    from vision.board_surface import NOISE_BINS, NOISE_OUTLIER, NOISE_QUANTILE, NOISE_SCALE
+
+    sub = (slice(None, None, 3), slice(None, None, 3))
+    s3 = sel[sub]
+    v, e = level[sub][s3].ravel(), np.abs(resid[sub][s3]).ravel()
+    if len(v) < 100:
+        return np.full(level.shape, 4.0, np.float32)
+    order = np.argsort(v)
+    rows, ys = [], []
+    for part in np.array_split(order, NOISE_BINS):
+        rows.append([1.0, float(np.median(v[part])) ** 2])
+        ys.append((NOISE_SCALE * float(np.quantile(e[part], NOISE_QUANTILE))) ** 2)
+    X, y = np.array(rows), np.array(ys)
+    keep = np.ones(len(y), bool)
+    while True:
+        coef = np.linalg.lstsq(X[keep], y[keep], rcond=None)[0]
+        fit = np.maximum(X @ coef, 1.5**2)
+        worst = int(np.argmax(np.where(keep, y / fit, 0.0)))
+        if y[worst] <= NOISE_OUTLIER**2 * fit[worst] or keep.sum() <= NOISE_BINS // 2:
+            break
+        keep[worst] = False
+    s0 = max(float(coef[0]), 1.5**2)
+    k = max(float(coef[1]), 0.0)
+    return np.sqrt(s0 + k * level * level).astype(np.float32)
+
+
+@pytest.mark.parametrize("channels", [0, 3])
+def test_noise_is_the_same_as_with_numpys_statistics(channels):
+    from vision.board_surface import _noise
+
+    for _ in range(20):
+        shape = (120, 120) if not channels else (120, 120, channels)
+        level = RNG.uniform(20, 240, shape).astype(np.float32)
+        resid = RNG.normal(0, RNG.uniform(1, 8), shape).astype(np.float32)
+        resid[RNG.random(shape) < 0.2] = 60.0
+        sel = RNG.random((120, 120)) < RNG.uniform(0.05, 1.0)
+        assert np.array_equal(_noise(resid, level, sel), _noise_as_it_was(resid, level, sel))

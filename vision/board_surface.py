@@ -264,10 +264,10 @@ def _noise(resid: np.ndarray, level: np.ndarray, sel: np.ndarray) -> np.ndarray:
     # Every third row and column is plenty for a few quantiles.
     sub = (slice(None, None, 3), slice(None, None, 3))
     s3 = sel[sub]
-    # The selected pixels' channels, in order (np.compress: a boolean index, faster).
+    # The selected pixels (their channels), in order: np.compress is a faster boolean index.
     pick = s3.ravel()
-    v = np.compress(pick, level[sub].reshape(-1, level.shape[-1]), axis=0).ravel()
-    e = np.abs(np.compress(pick, resid[sub].reshape(-1, resid.shape[-1]), axis=0)).ravel()
+    v = np.compress(pick, level[sub].reshape(pick.size, -1), axis=0).ravel()
+    e = np.abs(np.compress(pick, resid[sub].reshape(pick.size, -1), axis=0)).ravel()
     if len(v) < 100:
         return np.full(level.shape, 4.0, np.float32)
     order = np.argsort(v)
@@ -324,7 +324,7 @@ def analyse(
     n = (2 * r + 1) ** 2
     # np.var(pred[w0 > 0], axis=0), the same numbers faster (vision.board_fast).
     spread = (
-        float(column_var(np.compress((w0 > 0).ravel(), pred.reshape(-1, 3), axis=0)).sum())
+        float(column_var(np.compress((w0 > 0).ravel(), pred.reshape(w0.size, -1), axis=0)).sum())
         if w0.any()
         else 1e-3
     )
@@ -384,7 +384,11 @@ def analyse(
     near = cv2.boxFilter(good_px.astype(np.float32), -1, (5, 5), normalize=False)
     around = cv2.boxFilter((~view.line & ~outside).astype(np.float32), -1, (5, 5), normalize=False)
     good_line = view.line & ~hidden & ~outside & (near > 0.5 * np.maximum(around, 1e-6))
-    noise = float(median(np.compress(judged.ravel(), sigma.reshape(-1, 3), axis=0))) if judged.any() else 0.0
+    noise = (
+        float(median(np.compress(judged.ravel(), sigma.reshape(judged.size, -1), axis=0)))
+        if judged.any()
+        else 0.0
+    )
     return Surface(good_px | good_line | pieces, foreign, hidden & ~foreign, outside, noise)
 
 
@@ -539,7 +543,9 @@ def _under_hands(
         blob = labels[y0:y1, x0:x1] == k
         core = (cv2.erode(blob.astype(np.uint8), erode) > 0) & ~dimmed[y0:y1, x0:x1]
         # A hand is shaded: the same skin a little brighter or darker is still the hand.
-        seen = np.compress(core.ravel(), levels[y0:y1, x0:x1].reshape(-1, 3), axis=0)  # [core], faster
+        seen = np.compress(
+            core.ravel(), levels[y0:y1, x0:x1].reshape(core.size, -1), axis=0
+        )  # [core], faster
         shades = np.concatenate([seen * f for f in SHADES])
         counts = np.bincount(colour_bins(shades), minlength=nb**3)
         palette = (counts >= PALETTE_MIN).reshape(nb, nb, nb)
