@@ -28,11 +28,14 @@ misfit.
 
 from __future__ import annotations
 
+import math
 from functools import cache
 from typing import NamedTuple
 
 import cv2
 import numpy as np
+
+from vision.board_fast import median
 
 MAX_SPOTS = 3
 MAX_REJECTS = 4  # peaks tried and given up (not spot-shaped) before stopping
@@ -152,13 +155,21 @@ def _tukey_step(J: np.ndarray, res: np.ndarray) -> np.ndarray | None:
     """One Gauss–Newton step for the Jacobian ``J`` and residuals ``res``, each residual
     weighted by Tukey's biweight (a robust scale from their median): a hand's edge or a
     sticker beside a reflection does not pull its fit. None if the system is singular."""
-    scale = max(1.4826 * float(np.median(np.abs(res))), 0.004)
-    wt = np.clip(1 - (res / (4.685 * scale)) ** 2, 0, None) ** 2
+    scale = max(1.4826 * float(median(np.abs(res))), 0.004)
+    wt = np.maximum(1 - (res / (4.685 * scale)) ** 2, 0) ** 2  # np.clip(…, 0, None), less overhead
     JW = J * wt[:, None]
     try:
-        return np.linalg.solve(JW.T @ J + 1e-6 * np.eye(J.shape[1]), JW.T @ res)
+        return np.linalg.solve(JW.T @ J + _ridge(J.shape[1]), JW.T @ res)
     except np.linalg.LinAlgError:
         return None
+
+
+@cache
+def _ridge(n: int) -> np.ndarray:
+    """The Gauss–Newton steps' small ridge, ``1e-6 · I`` (n × n; made once per size)."""
+    out = 1e-6 * np.eye(n)
+    out.setflags(write=False)
+    return out
 
 
 def _refine(
@@ -172,23 +183,31 @@ def _refine(
 ) -> Spot | None:
     """Gauss–Newton on (amplitude, centre, width) with Tukey weights; None if implausible."""
     cu, cv, wd, amp = s.u, s.v, s.width, s.amplitude
+    usable = m > 0
     for it in range(ITERATIONS):
-        near = ((uu - cu) ** 2 + (vv - cv) ** 2 < (3.5 * wd) ** 2) & (m > 0)
-        if near.sum() < 12:
+        # The pixels within 3.5 widths, found in the box around that disc only: the same
+        # pixels in the same order as over the whole view.
+        box = _disc_box(cu, cv, 3.5 * wd, rest.shape)
+        if box is None:
             return None
-        du, dv = uu[near] - cu, vv[near] - cv
-        g = np.exp(-(du * du + dv * dv) / (2 * wd * wd))
-        res = rest[near] - amp * g
-        J = np.stack(
-            [g, amp * g * du / wd**2, amp * g * dv / wd**2, amp * g * (du * du + dv * dv) / wd**3], 1
-        )
+        bu, bv = uu[box], vv[box]
+        near = ((bu - cu) ** 2 + (bv - cv) ** 2 < (3.5 * wd) ** 2) & usable[box]
+        if np.count_nonzero(near) < 12:
+            return None
+        du, dv = bu[near] - cu, bv[near] - cv
+        r2 = du * du + dv * dv
+        g = np.exp(-r2 / (2 * wd * wd))
+        ag = amp * g  # the products below associate from the left: the same numbers
+        res = rest[box][near] - ag
+        J = np.stack([g, ag * du / wd**2, ag * dv / wd**2, ag * r2 / wd**3], 1)
         step = _tukey_step(J, res)
         if step is None:
             return None
         amp += float(step[0])
         cu += float(step[1])
         cv += float(step[2])
-        wd = float(np.clip(wd + step[3], 0.15 * p, MAX_WIDTH * p))
+        # np.clip of a scalar, without its overhead (NaN stays NaN either way).
+        wd = min(max(wd + float(step[3]), 0.15 * p), MAX_WIDTH * p)
         if it > 3 and wd < MIN_WIDTH * p:
             return None
         if float(np.abs(step[1:]).max()) < 0.05:
@@ -206,6 +225,19 @@ def _refine(
     return Spot(cu, cv, wd, amp)
 
 
+def _disc_box(cu: float, cv: float, radius: float, shape: tuple[int, ...]) -> tuple[slice, slice] | None:
+    """The rows and columns of a view of ``shape`` that may lie within ``radius`` of (cu, cv)
+    (a pixel or two to spare), or None when none can (or the disc is not finite)."""
+    if not (math.isfinite(cu) and math.isfinite(cv) and math.isfinite(radius)):
+        return None
+    h, w = shape[:2]
+    v0, v1 = max(0, math.floor(cv - radius) - 2), min(h, math.ceil(cv + radius) + 3)
+    u0, u1 = max(0, math.floor(cu - radius) - 2), min(w, math.ceil(cu + radius) + 3)
+    if v0 >= v1 or u0 >= u1:
+        return None
+    return slice(v0, v1), slice(u0, u1)
+
+
 def _elliptic(rest: np.ndarray, m: np.ndarray, uu: np.ndarray, vv: np.ndarray, s: Spot, p: float) -> Spot:
     """The round spot ``s`` refined as an ellipse (Gauss–Newton on amplitude, centre and the
     inverse covariance, Tukey weights), or ``s`` itself if the ellipse is implausible.
@@ -220,10 +252,11 @@ def _elliptic(rest: np.ndarray, m: np.ndarray, uu: np.ndarray, vv: np.ndarray, s
     near = ((uu - cu) ** 2 + (vv - cv) ** 2 < reach**2) & (m > 0)
     if near.sum() < 24:
         return s
+    u_near, v_near, rest_near = uu[near], vv[near], rest[near]
     for _ in range(ITERATIONS):
-        du, dv = uu[near] - cu, vv[near] - cv
+        du, dv = u_near - cu, v_near - cv
         g = np.exp(-0.5 * (q[0] * du * du + 2 * q[1] * du * dv + q[2] * dv * dv))
-        res = rest[near] - amp * g
+        res = rest_near - amp * g
         ag = amp * g
         J = np.stack(
             [
@@ -267,7 +300,7 @@ def _elliptic(rest: np.ndarray, m: np.ndarray, uu: np.ndarray, vv: np.ndarray, s
     # (robust loss over the same pixels, at the round fit's noise scale).
     before = rest[near] - s.amplitude * _bump(uu[near], vv[near], s)
     after = rest[near] - out.amplitude * _bump(uu[near], vv[near], out)
-    c = 4.685 * max(1.4826 * float(np.median(np.abs(before))), 0.004)
+    c = 4.685 * max(1.4826 * float(median(np.abs(before))), 0.004)
     gain = _tukey(after, c) / max(_tukey(before, c), 1e-12)
     if gain > ELLIPSE_GAIN:
         return s

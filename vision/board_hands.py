@@ -40,6 +40,7 @@ across a line).
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -145,6 +146,17 @@ def _runs(row: np.ndarray) -> list[tuple[int, int]]:
     return [(int(a), int(b) - 1) for a, b in zip(edges[::2], edges[1::2], strict=True)]
 
 
+def _row_runs(strip: np.ndarray) -> list[list[tuple[int, int]]]:
+    """`_runs` of every row of a 2-D array, found at once."""
+    padded = np.zeros((strip.shape[0], strip.shape[1] + 2), bool)
+    padded[:, 1:-1] = strip
+    r, c = np.nonzero(padded[:, 1:] != padded[:, :-1])  # row by row, left to right: start, end
+    out: list[list[tuple[int, int]]] = [[] for _ in range(strip.shape[0])]
+    for row, a, b in zip(r[::2].tolist(), c[::2].tolist(), c[1::2].tolist(), strict=True):
+        out[row].append((a, b - 1))
+    return out
+
+
 def _carried_on(strip: np.ndarray, distance: np.ndarray, along: np.ndarray) -> np.ndarray:
     """For each chord in ``strip`` row 0, the band it may cover in the square: rows at
     ``distance`` px from the neighbour's row 0, columns ``along``."""
@@ -152,11 +164,12 @@ def _carried_on(strip: np.ndarray, distance: np.ndarray, along: np.ndarray) -> n
     allowed = np.zeros((len(distance), inside), bool)
     # The hand's pixels nearest a line are often missed (the line's own darkness blurs into
     # them): the hand "at the line" is what shows within NEAR px of it.
+    rows = _row_runs(strip)
     for first, last in _runs(np.asarray(strip[:NEAR].any(axis=0))):
         lefts, rights, at = [float(first)], [float(last)], [0.0]
         left, right = first, last
         for d in range(NEAR, len(strip)):
-            over = [(a, b) for a, b in _runs(strip[d]) if b >= left - 1 and a <= right + 1]
+            over = [(a, b) for a, b in rows[d] if b >= left - 1 and a <= right + 1]
             if not over:
                 break
             left, right = min(a for a, _ in over), max(b for _, b in over)
@@ -180,12 +193,34 @@ def _end_bound(
     e0 = ends[0]
     if at[-1] < MIN_TRACE:
         return e0 + sign * (MARGIN + SHORT_SPREAD * distance)
-    slope = float(np.polyfit(np.asarray(at), np.asarray(ends), 1)[0])
+    slope = _slope(tuple(at), tuple(ends))
     # Going from the neighbour into the square is going the other way along d. An outline
     # that closes in towards the line may be one whose last pixels were missed: the chord is
     # never taken to narrow into the square, only to widen.
     widening = float(np.clip(-sign * slope, -MAX_NARROW, MAX_SLOPE))
     return e0 + sign * (MARGIN + (widening + math.tan(ANGLE)) * distance)
+
+
+@lru_cache(maxsize=4096)
+def _slope(at: tuple[float, ...], ends: tuple[float, ...]) -> float:
+    """The least-squares slope of ``ends`` against ``at``: ``np.polyfit(at, ends, 1)[0]``,
+    bit for bit, its scaled design matrix made once per ``at`` (a trace's depths are 0, 1,
+    2, … : a handful of them in all), and remembered (an outline's few small integers come
+    back: a third of the calls on the tune scenes)."""
+    lhs, scale, rcond = _line_design(at)
+    return float(np.linalg.lstsq(lhs, np.asarray(ends) + 0.0, rcond)[0][0] / scale[0])
+
+
+@lru_cache(maxsize=256)
+def _line_design(at: tuple[float, ...]) -> tuple[np.ndarray, np.ndarray, float]:
+    """np.polyfit's least-squares system for a line through points at ``at``: the Vandermonde
+    matrix scaled to unit columns, the scale, and its rcond."""
+    x = np.asarray(at) + 0.0
+    lhs = np.vander(x, 2)
+    scale = np.sqrt((lhs * lhs).sum(axis=0))
+    lhs /= scale
+    lhs.setflags(write=False)
+    return lhs, scale, len(x) * np.finfo(x.dtype).eps
 
 
 def dimmed_hand_parts(
@@ -232,7 +267,7 @@ def dimmed_hand_parts(
     # A patch that stops at its square's grid lines is no shadow (one goes on across a line):
     # the hand, invisible over the other colour all round, may show only a square away.
     may_be_hand = _grid_bounded(lab, count, wide, gap // 2, ppu)
-    may_be_hand &= _labels_in(lab, _grown_by(blobs, round(GRID_NEAR * ppu)) > 0, count)
+    may_be_hand &= _labels_near(lab, count, may_be_hand, blobs, round(GRID_NEAR * ppu))
     way = shadow_direction(blobs, log_dim, usable)
     if way is None:
         return may_be_hand[lab]
@@ -241,7 +276,11 @@ def dimmed_hand_parts(
         touching = _labels_in(lab, near, count) & wide
         if not touching.any():
             continue
-        inside = np.bincount(lab[downwind(near | casts, way, reach) & shade], minlength=count)
+        # Only the touching patches' pixels are counted: the shadow is cast around them.
+        box = _box_around(touching[lab], reach + 1)
+        inside = np.bincount(
+            lab[box][downwind((near | casts)[box], way, reach) & shade[box]], minlength=count
+        )
         may_be_hand |= touching & (inside < 0.5 * size)
     return may_be_hand[lab]
 
@@ -250,6 +289,33 @@ def _grown_by(mask: np.ndarray, radius: int) -> np.ndarray:
     """``mask`` dilated by a disc of ``radius`` px (uint8, 0/1)."""
     disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * radius + 1,) * 2)
     return cv2.dilate(mask.astype(np.uint8), disc)
+
+
+def _box_around(mask: np.ndarray, margin: int) -> tuple[slice, slice]:
+    """The bounding box of ``mask`` (non-empty), widened by ``margin`` px within the view."""
+    rows, cols = np.flatnonzero(mask.any(axis=1)), np.flatnonzero(mask.any(axis=0))
+    h, w = mask.shape
+    return (
+        slice(max(0, int(rows[0]) - margin), min(h, int(rows[-1]) + margin + 1)),
+        slice(max(0, int(cols[0]) - margin), min(w, int(cols[-1]) + margin + 1)),
+    )
+
+
+def _labels_near(
+    lab: np.ndarray, count: int, wanted: np.ndarray, mask: np.ndarray, radius: int
+) -> np.ndarray:
+    """Per label: ``wanted`` and some of its pixels within ``radius`` px of ``mask`` (a disc),
+    i.e. ``wanted & _labels_in(lab, _grown_by(mask, radius) > 0, count)``, the disc grown only
+    in the box around the wanted labels (a dilation reads ``radius`` px around a pixel)."""
+    hit = np.zeros(count, bool)
+    pixels = wanted[lab]
+    if not pixels.any():
+        return hit
+    box = _box_around(pixels, radius)
+    grown = _grown_by(mask[box], radius) > 0
+    hit[np.unique(lab[box][grown & pixels[box]])] = True
+    hit[0] = False
+    return hit & wanted
 
 
 def _labels_in(lab: np.ndarray, mask: np.ndarray, count: int) -> np.ndarray:
@@ -289,6 +355,11 @@ def shadow_direction(hands: np.ndarray, log_dim: np.ndarray, usable: np.ndarray)
     least found on any side, weighted by direction, points to where the shadow falls (at
     least half the directions must show enough board).
     """
+    if not hands.any():
+        return None
+    # Every ring lies within RING[1] px of a hand: the rest of the view is not looked at.
+    box = _box_around(hands, RING[1] + 1)
+    hands, log_dim, usable = hands[box], log_dim[box], usable[box]
     grown = cv2.dilate(hands.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
     dim = np.clip(-log_dim, 0.0, None)
     ways, seen = [], []
@@ -297,9 +368,9 @@ def shadow_direction(hands: np.ndarray, log_dim: np.ndarray, usable: np.ndarray)
         u = np.array([math.cos(t), math.sin(t)])
         ring = np.zeros_like(hands)
         for step in range(RING[0], RING[1] + 1):
-            ring |= _shifted(hands, round(step * u[0]), round(step * u[1]))
+            _or_shifted(ring, hands, round(step * u[0]), round(step * u[1]))
         ring &= usable & ~grown
-        if ring.sum() >= RING_PIXELS:
+        if np.count_nonzero(ring) >= RING_PIXELS:
             ways.append(u)
             seen.append(float(dim[ring].mean()))
     if len(seen) < DIRECTIONS // 2:
@@ -320,7 +391,7 @@ def downwind(hands: np.ndarray, direction: np.ndarray, reach: int) -> np.ndarray
     against ``direction`` (the way shadows fall)."""
     out = hands.copy()
     for step in range(1, reach + 1):
-        out |= _shifted(hands, round(step * direction[0]), round(step * direction[1]))
+        _or_shifted(out, hands, round(step * direction[0]), round(step * direction[1]))
     return out
 
 
@@ -332,3 +403,11 @@ def _shifted(mask: np.ndarray, dx: int, dy: int) -> np.ndarray:
     xs, xd = (slice(0, w - dx), slice(dx, w)) if dx >= 0 else (slice(-dx, w), slice(0, w + dx))
     out[yd, xd] = mask[ys, xs]
     return out
+
+
+def _or_shifted(out: np.ndarray, mask: np.ndarray, dx: int, dy: int) -> None:
+    """``out |= _shifted(mask, dx, dy)``, in place (no shifted copy made)."""
+    h, w = mask.shape
+    ys, yd = (slice(0, h - dy), slice(dy, h)) if dy >= 0 else (slice(-dy, h), slice(0, h + dy))
+    xs, xd = (slice(0, w - dx), slice(dx, w)) if dx >= 0 else (slice(-dx, w), slice(0, w + dx))
+    out[yd, xd] |= mask[ys, xs]

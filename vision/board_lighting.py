@@ -21,6 +21,7 @@ must survive hands, sleeves, unread pieces and glare covering many of those squa
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -75,19 +76,11 @@ def checker_contrast(
     ``means``: (81, 3) log colours in ALL_SQUARES order; ``ok``: which squares may be used.
     Returns (offset or None, number of pairs that agree with it).
     """
-    diffs = []
-    for i in np.flatnonzero(ok):
-        f, r = int(i) % SIZE, int(i) // SIZE
-        if geometry.classes[r][f] != DARK:
-            continue
-        for df, dr in ((1, 0), (-1, 0), (0, 1), (0, -1)):
-            ff, rr = f + df, r + dr
-            j = rr * SIZE + ff
-            if 0 <= ff < SIZE and 0 <= rr < SIZE and geometry.classes[rr][ff] == LIGHT and ok[j]:
-                diffs.append(means[j] - means[i])
-    if len(diffs) < 3:
+    dark, light = _neighbour_pairs(tuple(tuple(row) for row in geometry.classes))
+    both = ok[dark] & ok[light]
+    if int(both.sum()) < 3:
         return None, 0
-    d = np.array(diffs)
+    d = means[light[both]] - means[dark[both]]
     close = np.linalg.norm(d[:, None] - d[None], axis=2) < CONTRAST_RADIUS
     # A sleeve lying along a diagonal of light squares makes many pairs agree on "its colour
     # minus the dark squares'"; a blue or green sleeve is not lighter than the dark squares,
@@ -100,15 +93,40 @@ def checker_contrast(
     return np.median(d[close[k]], axis=0), int(counts[k])
 
 
+@lru_cache(maxsize=16)
+def _neighbour_pairs(classes: tuple[tuple[int, ...], ...]) -> tuple[np.ndarray, np.ndarray]:
+    """Every (dark square, light neighbour) pair of a board, as indices into ALL_SQUARES order:
+    dark squares in that order, each one's neighbours to the right, left, above, below."""
+    dark, light = [], []
+    for i in range(SIZE * SIZE):
+        f, r = i % SIZE, i // SIZE
+        if classes[r][f] != DARK:
+            continue
+        for df, dr in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+            ff, rr = f + df, r + dr
+            if 0 <= ff < SIZE and 0 <= rr < SIZE and classes[rr][ff] == LIGHT:
+                dark.append(i)
+                light.append(rr * SIZE + ff)
+    return np.array(dark, int), np.array(light, int)
+
+
+@lru_cache(maxsize=128)
+def _trial_triples(n: int) -> np.ndarray:
+    """Three distinct positions among ``n`` for each consensus trial (seeded: reproducible,
+    and the same for every frame with ``n`` usable squares)."""
+    rng = np.random.default_rng(0)
+    out = np.argsort(rng.random((CONSENSUS_TRIALS, n)), axis=1)[:, :3]
+    out.setflags(write=False)
+    return out
+
+
 def _consensus(xy: np.ndarray, y: np.ndarray, usable: np.ndarray) -> np.ndarray:
     """Squares agreeing with the best plane through random triples (seeded: reproducible)."""
     X = design(xy[:, 0], xy[:, 1])[:, :3]
     idx = np.flatnonzero(usable)
     if len(idx) < 5:
         return usable.astype(float)
-    rng = np.random.default_rng(0)
-    samples = np.argsort(rng.random((CONSENSUS_TRIALS, len(idx))), axis=1)[:, :3]
-    samples = idx[samples]  # (T, 3) distinct squares per trial
+    samples = idx[_trial_triples(len(idx))]  # (T, 3) distinct squares per trial
     A = X[samples]  # (T, 3, 3)
     ok = np.abs(np.linalg.det(A)) > 1e-6
     if not ok.any():

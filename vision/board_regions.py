@@ -33,6 +33,7 @@ from typing import Any, Literal
 import cv2
 import numpy as np
 
+from vision.board_fast import median
 from vision.board_geometry import ALL_SQUARES, SIZE, square_index
 from vision.board_squares import BoardLight
 from vision.board_surface import Surface
@@ -139,7 +140,9 @@ class Light:
 def light_of(lin: np.ndarray, pred: np.ndarray, known: np.ndarray) -> Light:
     """`Light` with the level that tells dark squares from light ones: the median of bare
     board's predicted brightness (about half the board is of each class)."""
-    cut = float(np.median(pred[known].sum(axis=1))) / 3 if known.any() else 0.0
+    # Channel by channel (numpy sums a short last axis slowly; the same sums, bit for bit).
+    brightness = pred[..., 0] + pred[..., 1] + pred[..., 2]
+    cut = float(median(brightness[known])) / 3 if known.any() else 0.0
     return Light(lin, pred, known, cut)
 
 
@@ -147,10 +150,10 @@ def _contrast_kept(lin: np.ndarray, pred: np.ndarray, dark: np.ndarray, bright: 
     """Light squares minus dark ones as seen, over the same as predicted (None: too few)."""
     if dark.sum() < 10 or bright.sum() < 10:
         return None
-    printed = float(np.median(pred[bright]) - np.median(pred[dark]))
+    printed = float(median(pred[bright]) - median(pred[dark]))
     if printed <= 0.02:
         return None
-    return float(np.median(lin[bright]) - np.median(lin[dark])) / printed
+    return float(median(lin[bright]) - median(lin[dark])) / printed
 
 
 def board_seen_through(own: np.ndarray, light: Light, ppu: int) -> tuple[float, float, float]:
@@ -306,7 +309,8 @@ def regions_of(
 ) -> tuple[Region, ...]:
     """The regions of a frame from the reader's pixel verdicts and its light (see
     `find_regions`); a held marker no region covers is a region of its own."""
-    own = np.maximum(light.predicted.sum(axis=2) / 3, 1e-4)
+    pred = light.predicted
+    own = np.maximum((pred[..., 0] + pred[..., 1] + pred[..., 2]) / 3, 1e-4)  # .sum(axis=2), faster
     shown = None if lin is None else light_of(lin, light.predicted, light.known)
     found = find_regions(surface.foreign, surface.hidden, surface.outside, light.lamp / own, held, shown)
     covered = {sq for r in found for sq in r.core}

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.board_fast import pyr_down_around
 from vision.board_geometry import ALL_SQUARES, SIZE, BoardGeometry, square_index
 from vision.board_lighting import Lighting, design, fit_lighting, square_means
 from vision.board_rim import board_rim
@@ -82,15 +83,31 @@ def top_view(image: np.ndarray, H: np.ndarray) -> np.ndarray:
     averages rather than aliases.
     """
     scale = 1.0
-    img = image
+    times = 0
+    h, w = image.shape[:2]
     px_per_square = np.sqrt(abs(np.linalg.det(H[:2, :2]))) / max(abs(H[2, 2]), 1e-9)
-    while px_per_square * scale > 2.5 * PPU and min(img.shape[:2]) > 64:
-        img = cv2.pyrDown(img)
+    while px_per_square * scale > 2.5 * PPU and min(h, w) > 64:
+        h, w = (h + 1) // 2, (w + 1) // 2  # cv2.pyrDown's size
+        times += 1
         scale /= 2
     S = np.diag([scale, scale, 1.0])
     # top-view pixel (u, v) → board (u/PPU, 9 − v/PPU) → image
     T = np.array([[1 / PPU, 0, 0], [0, -1 / PPU, SIZE], [0, 0, 1]])
     M = S @ H @ T
+    # Only the part of the frame the warp reads is halved (the board is a third of a frame).
+    n = SIZE * PPU - 1
+    corners = M @ np.array([[0, n, n, 0], [0, 0, n, n], [1, 1, 1, 1]], np.float64)
+    if np.all(corners[2] > 1e-9):
+        xs, ys = corners[0] / corners[2], corners[1] / corners[2]
+        box = (
+            int(np.floor(xs.min())) - 2,
+            int(np.floor(ys.min())) - 2,
+            int(np.ceil(xs.max())) + 3,
+            int(np.ceil(ys.max())) + 3,
+        )
+        img = pyr_down_around(image, times, box)
+    else:  # the board not wholly in front of the camera: halve it all
+        img = pyr_down_around(image, times, (0, 0, w, h))
     return cv2.warpPerspective(
         img,
         M,
@@ -128,8 +145,9 @@ def _usable_squares(top: np.ndarray, masks: np.ndarray, candidates: Sequence[int
     and not washed out."""
     usable = masks.mean(axis=(1, 2))
     inner = _blocks(top)
-    saturated = ((inner.max(axis=3) >= 250) & masks).sum(axis=(1, 2)) / np.maximum(masks.sum(axis=(1, 2)), 1)
-    black = (inner.max(axis=3) == 0).mean(axis=(1, 2))
+    brightest = np.maximum(np.maximum(inner[..., 0], inner[..., 1]), inner[..., 2])  # max(axis=3), faster
+    saturated = ((brightest >= 250) & masks).sum(axis=(1, 2)) / np.maximum(masks.sum(axis=(1, 2)), 1)
+    black = (brightest == 0).mean(axis=(1, 2))
     ok = np.zeros(SIZE * SIZE, bool)
     for i in candidates:
         ok[i] = usable[i] >= MIN_USABLE and saturated[i] < 0.1 and black[i] < 0.02

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.board_fast import column_var, median, sorted_median, split_quantiles
 from vision.board_geometry import SIZE, BoardGeometry
 from vision.board_glare import Spot, fit_spots, spot_map
 from vision.board_hands import dimmed_hand_parts, reach_across_lines, square_insides
@@ -163,7 +164,7 @@ def lamp_light(
                 # only the far skirt, "the light is there" holds within the model's error
                 # whether it is or not: a spot on a pale sleeve over one dark square, with
                 # the light squares at its skirt, is then seen by one colour only.
-                seen = sorted(float(np.median(bump[c])) for c in (dark, light))
+                seen = sorted(float(median(bump[c])) for c in (dark, light))
                 witnessed = not (seen[0] < SPOT_WITNESS and seen[1] >= 2 * SPOT_WITNESS)
                 break
         if not witnessed:
@@ -173,12 +174,12 @@ def lamp_light(
             if _lone_spot(s, bump, gap, core, view):
                 kept.append(s)
             continue
-        lost = float(np.median(gap[dark]) - np.median(gap[light]))
-        contrast = float(np.median(pred_mean[light]) - np.median(pred_mean[dark]))
+        lost = float(median(gap[dark]) - median(gap[light]))
+        contrast = float(median(pred_mean[light]) - median(pred_mean[dark]))
         # And the light must be there, on both classes: a spot fitted to a grey sleeve also
         # "keeps" the contrast of the bare squares around the sleeve, where it adds nothing.
         there = all(
-            float(np.median(gap[c])) >= -SPOT_EXPLAINS * float(np.median(bump[c])) - SPOT_SLACK
+            float(median(gap[c])) >= -SPOT_EXPLAINS * float(median(bump[c])) - SPOT_SLACK
             for c in (dark, light)
         )
         if contrast > 0 and lost <= (1 - SPOT_CONTRAST) * contrast and there:
@@ -196,7 +197,7 @@ def _lone_spot(s: Spot, bump: np.ndarray, gap: np.ndarray, core: np.ndarray, vie
         return False
     g = np.abs(gap[core])
     return (
-        float(np.median(g)) <= LONE_FIT * s.amplitude
+        float(median(g)) <= LONE_FIT * s.amplitude
         and float(np.quantile(g, 0.9)) <= 2 * LONE_FIT * s.amplitude
     )
 
@@ -223,15 +224,24 @@ def _box(a: np.ndarray, r: int) -> np.ndarray:
     return cv2.boxFilter(a, -1, (2 * r + 1, 2 * r + 1), normalize=False, borderType=cv2.BORDER_CONSTANT)
 
 
+def _light_sums(lin: np.ndarray, pred: np.ndarray) -> tuple[np.ndarray, ...]:
+    """The per-pixel channel sums `_local_light` weighs: pred·pred, pred·lin, pred, lin."""
+    return csum(pred * pred), csum(pred * lin), csum(pred), csum(lin)
+
+
 def _local_light(
-    lin: np.ndarray, pred: np.ndarray, w: np.ndarray, r: int, lam_a: float, lam_b: float
+    lin: np.ndarray,
+    pred: np.ndarray,
+    w: np.ndarray,
+    r: int,
+    lam_a: float,
+    lam_b: float,
+    sums: tuple[np.ndarray, ...] | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Per pixel, the weighted least-squares (a, b) of ``lin ≈ a · pred + b`` (b grey) over the
-    window of half-width ``r``, with a ridge towards a = 1, b = 0."""
-    pp = csum(pred * pred)
-    pl = csum(pred * lin)
-    ps = csum(pred)
-    ls = csum(lin)
+    window of half-width ``r``, with a ridge towards a = 1, b = 0. ``sums``: `_light_sums`
+    of ``lin`` and ``pred``, if already made (they do not depend on the weights)."""
+    pp, pl, ps, ls = _light_sums(lin, pred) if sums is None else sums
     sw = _box(w, r)
     a11 = _box(w * pp, r) + lam_a
     a12 = _box(w * ps, r)
@@ -254,14 +264,19 @@ def _noise(resid: np.ndarray, level: np.ndarray, sel: np.ndarray) -> np.ndarray:
     # Every third row and column is plenty for a few quantiles.
     sub = (slice(None, None, 3), slice(None, None, 3))
     s3 = sel[sub]
-    v, e = level[sub][s3].ravel(), np.abs(resid[sub][s3]).ravel()
+    # The selected pixels (their channels), in order: np.compress is a faster boolean index.
+    pick = s3.ravel()
+    v = np.compress(pick, level[sub].reshape(pick.size, -1), axis=0).ravel()
+    e = np.abs(np.compress(pick, resid[sub].reshape(pick.size, -1), axis=0)).ravel()
     if len(v) < 100:
         return np.full(level.shape, 4.0, np.float32)
     order = np.argsort(v)
     rows, ys = [], []
-    for part in np.array_split(order, NOISE_BINS):
-        rows.append([1.0, float(np.median(v[part])) ** 2])
-        ys.append((NOISE_SCALE * float(np.quantile(e[part], NOISE_QUANTILE))) ** 2)
+    # Each part of ``order`` picks ``v`` sorted: its median is its middle (vision.board_fast).
+    quantiles = split_quantiles(e, order, NOISE_BINS, NOISE_QUANTILE)
+    for part, quantile in zip(np.array_split(order, NOISE_BINS), quantiles, strict=True):
+        rows.append([1.0, sorted_median(v[part]) ** 2])
+        ys.append((NOISE_SCALE * quantile) ** 2)
     X, y = np.array(rows), np.array(ys)
     keep = np.ones(len(y), bool)
     while True:
@@ -303,11 +318,16 @@ def analyse(
     outside = cmax(top_levels) <= 0.5
     saturated = top_levels >= SATURATED
     judged = ~view.line & ~pieces & ~outside & known
-    w0 = (judged & ~saturated.any(axis=2)).astype(np.float32)
+    w0 = (judged & ~(saturated[..., 0] | saturated[..., 1] | saturated[..., 2])).astype(np.float32)
     rest = lin - lamp[..., None]  # what the board shows besides the modelled glare
     r = round(WINDOW * ppu)
     n = (2 * r + 1) ** 2
-    spread = float(np.var(pred[w0 > 0], axis=0).sum()) if w0.any() else 1e-3
+    # np.var(pred[w0 > 0], axis=0), the same numbers faster (vision.board_fast).
+    spread = (
+        float(column_var(np.compress((w0 > 0).ravel(), pred.reshape(w0.size, -1), axis=0)).sum())
+        if w0.any()
+        else 1e-3
+    )
     lam_a, lam_b = RIDGE * n * spread, RIDGE * n
     dark = (view.classes == 0).astype(np.float32)
     light = (view.classes == 1).astype(np.float32)
@@ -318,8 +338,9 @@ def analyse(
     resid_n = np.zeros_like(w0)
     implausible = np.zeros(w0.shape, bool)
     sigma = np.full(lin.shape, 4.0, np.float32)
+    sums = _light_sums(rest, pred)  # the same every pass: only the weights change
     for _ in range(PASSES):
-        a, b = _local_light(rest, pred, w, r, lam_a, lam_b)
+        a, b = _local_light(rest, pred, w, r, lam_a, lam_b, sums)
         # Only a window with both classes separates shading from added light; elsewhere
         # take both from the neighbourhood (they vary smoothly).
         ident = np.minimum(_box(w * dark, r), _box(w * light, r)) >= IDENTIFIABLE * n
@@ -363,7 +384,11 @@ def analyse(
     near = cv2.boxFilter(good_px.astype(np.float32), -1, (5, 5), normalize=False)
     around = cv2.boxFilter((~view.line & ~outside).astype(np.float32), -1, (5, 5), normalize=False)
     good_line = view.line & ~hidden & ~outside & (near > 0.5 * np.maximum(around, 1e-6))
-    noise = float(np.median(sigma[judged])) if judged.any() else 0.0
+    noise = (
+        float(median(np.compress(judged.ravel(), sigma.reshape(judged.size, -1), axis=0)))
+        if judged.any()
+        else 0.0
+    )
     return Surface(good_px | good_line | pieces, foreign, hidden & ~foreign, outside, noise)
 
 
@@ -491,13 +516,15 @@ def _under_hands(
     big = big[big > 0]
     if not len(big):
         return np.zeros(foreign.shape, bool)
-    blobs = np.isin(labels, big)
+    is_big = np.zeros(len(stats), bool)
+    is_big[big] = True
+    blobs = is_big[labels]
     disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * round(CLOSE_RADIUS * ppu) + 1,) * 2)
     # Into a square where no hand shows, a hand seen next door goes on only as a solid hand
     # would: its outline carried on across the grid line (vision.board_hands). Where some of
     # the hand shows in the square itself, its shading may fade into the square's colour
     # anywhere: no bound there. This bounds both the gaps a palm spans and the hand's colours.
-    closed = (cv2.morphologyEx(blobs.astype(np.uint8), cv2.MORPH_CLOSE, disc) > 0) & ~foreign
+    closed = _closing(blobs, disc) & ~foreign
     # The palettes: colours each hand shows in its core, give or take one bin per channel.
     # Each pixel is compared with the palette of the hand nearest to it.
     nb = PALETTE_BINS
@@ -516,7 +543,10 @@ def _under_hands(
         blob = labels[y0:y1, x0:x1] == k
         core = (cv2.erode(blob.astype(np.uint8), erode) > 0) & ~dimmed[y0:y1, x0:x1]
         # A hand is shaded: the same skin a little brighter or darker is still the hand.
-        shades = np.concatenate([levels[y0:y1, x0:x1][core] * f for f in SHADES])
+        seen = np.compress(
+            core.ravel(), levels[y0:y1, x0:x1].reshape(core.size, -1), axis=0
+        )  # [core], faster
+        shades = np.concatenate([seen * f for f in SHADES])
         counts = np.bincount(colour_bins(shades), minlength=nb**3)
         palette = (counts >= PALETTE_MIN).reshape(nb, nb, nb)
         palette = _widen(palette)
@@ -551,6 +581,25 @@ def _under_hands(
     same &= ~closed
     same &= bound
     return closed | _grown(blobs | parts, same, ppu) | parts
+
+
+def _closing(mask: np.ndarray, kernel: np.ndarray) -> np.ndarray:
+    """``cv2.morphologyEx(mask, MORPH_CLOSE, kernel) > 0`` (a symmetric kernel), computed in
+    the box around ``mask`` only, widened by twice the kernel's reach and one: the dilation
+    reaches one radius beyond the mask, so the box's own edge (never eroded from outside,
+    as the view's) lies beyond anything the erosion could keep. Exact, and cheaper while the
+    hands cover a corner of the board."""
+    r = max(kernel.shape) // 2
+    rows, cols = np.flatnonzero(mask.any(axis=1)), np.flatnonzero(mask.any(axis=0))
+    if not len(rows):
+        return np.zeros(mask.shape, bool)
+    h, w = mask.shape
+    m = 2 * r + 1
+    y0, y1 = max(0, int(rows[0]) - m), min(h, int(rows[-1]) + m + 1)
+    x0, x1 = max(0, int(cols[0]) - m), min(w, int(cols[-1]) + m + 1)
+    out = np.zeros(mask.shape, bool)
+    out[y0:y1, x0:x1] = cv2.morphologyEx(mask[y0:y1, x0:x1].astype(np.uint8), cv2.MORPH_CLOSE, kernel) > 0
+    return out
 
 
 def _one_colour_shade(
@@ -602,21 +651,27 @@ def _spread(squares: np.ndarray, ppu: int) -> np.ndarray:
 
 def colour_bins(levels: np.ndarray) -> np.ndarray:
     """The palette bin of each colour (0–255 levels, last axis B, G, R) as one index."""
-    q = np.clip(levels // PALETTE_BIN, 0, PALETTE_BINS - 1).astype(np.int32)
+    # ``floor(level / 8)`` clipped to the bins: a float floor division is 50 times slower
+    # than this product (exact: a power of two), clipped, then truncated (the floor of a
+    # non-negative number; a negative level is clipped to 0 either way).
+    q = np.clip(levels * (1 / PALETTE_BIN), 0, PALETTE_BINS - 1).astype(np.int32)
     return (q[..., 0] * PALETTE_BINS + q[..., 1]) * PALETTE_BINS + q[..., 2]
 
 
 def _widen(palette: np.ndarray) -> np.ndarray:
     """A colour palette (bins × bins × bins) and the bins next to them, one channel at a
-    time (no wrap-around from the darkest bins to the brightest)."""
-    out = palette.copy()
-    for axis in range(3):
-        lo = [slice(None)] * 3
-        hi = [slice(None)] * 3
-        lo[axis], hi[axis] = slice(0, -1), slice(1, None)
-        out[tuple(lo)] |= palette[tuple(hi)]
-        out[tuple(hi)] |= palette[tuple(lo)]
-    return out
+    time (no wrap-around from the darkest bins to the brightest): a dilation by the six
+    neighbours in colour space, as two OpenCV dilations (a cross over the first two axes,
+    the third axis as an image's channels; then along the third axis, as rows)."""
+    nb = palette.shape[0]
+    p8 = palette.astype(np.uint8)
+    across = cv2.dilate(p8.reshape(nb, nb, nb), _CROSS)
+    along = cv2.dilate(p8.reshape(nb * nb, nb), _ROW)
+    return (across.reshape(nb, nb, nb) | along.reshape(nb, nb, nb)) > 0
+
+
+_CROSS = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
+_ROW = np.ones((1, 3), np.uint8)
 
 
 def free_fraction(good: np.ndarray, radius_px: float) -> np.ndarray:
@@ -628,4 +683,14 @@ def free_fraction(good: np.ndarray, radius_px: float) -> np.ndarray:
     return cv2.filter2D(good.astype(np.float32), -1, disc, borderType=cv2.BORDER_CONSTANT)
 
 
-__all__ = ["GLARE_ROUNDS", "Surface", "View", "analyse", "colour_bins", "free_fraction", "lamp_light", "predict", "spot_map"]
+__all__ = [
+    "GLARE_ROUNDS",
+    "Surface",
+    "View",
+    "analyse",
+    "colour_bins",
+    "free_fraction",
+    "lamp_light",
+    "predict",
+    "spot_map",
+]

@@ -1,0 +1,118 @@
+"""Exact shortcuts for numpy statistics the board reader takes many times per frame.
+
+`np.median` and `np.quantile` cost 10–20 µs of Python each before any arithmetic; the reader
+calls them hundreds of times per frame on small arrays (the robust scale of every
+Gauss–Newton step of a glare spot, the noise per brightness range). These give the *same
+numbers* bit for bit, with less overhead: the same partition, the same float arithmetic in
+the same dtype (tests/test_board_speed.py checks them against numpy).
+
+>>> import numpy as np
+>>> float(median(np.array([3.0, 1.0, 2.0, 10.0])))
+2.5
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+
+def median(a: np.ndarray) -> np.floating:
+    """``np.median(a)`` for a non-empty float array (of any shape: all its values), bit for
+    bit: a numpy scalar of the array's dtype, as numpy's (a difference of two medians stays
+    in that dtype).
+
+    numpy partitions around the middle (and the last element, which holds a NaN if there is
+    one) and takes the mean of the one or two middle values in the array's dtype.
+    """
+    a = a.ravel()
+    n = a.size
+    h = n // 2
+    if n % 2:
+        p = np.partition(a, (h, -1))
+        mid = p[h]
+    else:
+        p = np.partition(a, (h - 1, h, -1))
+        mid = (p[h - 1] + p[h]) / 2
+    return p[-1] if np.isnan(p[-1]) else mid
+
+
+def sorted_median(s: np.ndarray) -> float:
+    """``float(np.median(s))`` for a non-empty 1-D float array already sorted ascending,
+    without NaNs."""
+    n = s.size
+    h = n // 2
+    return float(s[h]) if n % 2 else float((s[h - 1] + s[h]) / 2)
+
+
+def split_quantiles(values: np.ndarray, order: np.ndarray, parts: int, q: float) -> list[float]:
+    """``[float(np.quantile(values[p], q)) for p in np.array_split(order, parts)]`` in (at
+    most) two calls: `np.array_split` makes the first ``len % parts`` parts one longer, so
+    the parts of each length are the rows of one matrix, and numpy's quantile along an axis
+    computes every row exactly as it would on its own."""
+    n = len(order)
+    size, longer = divmod(n, parts)
+    out: list[float] = []
+    cut = longer * (size + 1)
+    if longer:
+        out += [float(v) for v in np.quantile(values[order[:cut]].reshape(longer, size + 1), q, axis=1)]
+    if parts - longer:
+        out += [float(v) for v in np.quantile(values[order[cut:]].reshape(parts - longer, size), q, axis=1)]
+    return out
+
+
+HALVING_MARGIN = 6  # px at the last level: a halving reads 2 px either side, and errs only there
+
+
+def pyr_down_around(image: np.ndarray, times: int, box: tuple[int, int, int, int]) -> np.ndarray:
+    """``cv2.pyrDown`` applied ``times`` times to ``image``, bit for bit inside ``box`` =
+    (x0, y0, x1, y1) (pixels of the result; anything outside it may be zero).
+
+    A halving reads each output pixel's 5 × 5 neighbourhood, mirrored at the image's edges.
+    So only a crop around the box is halved (its corner on a multiple of 2^times, so the
+    grids line up, and a margin that keeps its own mirrored edges off the box), into a frame
+    the size of the whole result: a warp reading the box sees the same pixels as from the
+    whole image. The board is a third of a camera frame: the rest need not be halved.
+    """
+    if times <= 0:
+        return image
+    k = 1 << times
+    h, w = image.shape[:2]
+    hs, ws = h, w
+    for _ in range(times):
+        hs, ws = (hs + 1) // 2, (ws + 1) // 2
+    x0, y0, x1, y1 = box
+    cx0, cy0 = max(0, (x0 - HALVING_MARGIN) * k), max(0, (y0 - HALVING_MARGIN) * k)
+    cx1, cy1 = min(w, (x1 + HALVING_MARGIN) * k), min(h, (y1 + HALVING_MARGIN) * k)
+    if cx0 >= cx1 or cy0 >= cy1 or (cx1 - cx0) * (cy1 - cy0) > 0.8 * h * w:
+        out = image
+        for _ in range(times):
+            out = cv2.pyrDown(out)
+        return out
+    part = image[cy0:cy1, cx0:cx1]
+    for _ in range(times):
+        part = cv2.pyrDown(part)
+    out = np.zeros((hs, ws, *image.shape[2:]), image.dtype)
+    out[cy0 // k : cy0 // k + part.shape[0], cx0 // k : cx0 // k + part.shape[1]] = part
+    return out
+
+
+def column_var(x: np.ndarray) -> np.ndarray:
+    """``np.var(x, axis=0)`` for a 2-D float32 array of a few columns (n × c, n ≥ 1, c ≥ 2),
+    bit for bit, several times faster.
+
+    numpy reduces a tall array down its columns one row at a time (a running sum in the
+    array's dtype, not its pairwise sum) and divides by the count as a 64-bit integer
+    (through float64, stored back in float32). A cumulative sum along each column, laid out
+    as a row, adds in the same order; the divisions are numpy's own calls.
+    """
+    if x.ndim != 2 or x.shape[1] < 2 or x.dtype != np.float32:
+        return np.var(x, axis=0)  # one column is summed pairwise: numpy's own then
+    count = np.intp(x.shape[0])
+    rows = np.ascontiguousarray(x.T)  # c × n
+    mean = np.cumsum(rows, axis=1)[:, -1][None, :]  # (1, c), like umr_sum(keepdims=True)
+    mean = np.true_divide(mean, count, out=mean, casting="unsafe", subok=False)
+    dev = np.subtract(rows, mean.T)
+    dev = np.square(dev, out=dev)
+    total = np.cumsum(dev, axis=1)[:, -1]
+    return np.true_divide(total, np.maximum(count, 0), out=total, casting="unsafe", subok=False)
