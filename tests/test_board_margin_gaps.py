@@ -7,7 +7,10 @@ import numpy as np
 
 from tests.test_board_surface import DARK, _board, _box_of, _judge, _to_image
 from vision.board_gaps import hands_hues, hue_bins, spanned_gaps
+from vision.board_geometry import ALL_SQUARES
+from vision.board_reader import read_board
 from vision.board_squares import PPU
+from vision.board_synth import scene
 
 GLOVE = np.array([0.45, 0.12, 0.05])  # linear B, G, R: a blue glove, a hue the wood board lacks
 
@@ -65,3 +68,17 @@ def test_a_few_stray_pixels_do_not_give_a_hand_their_hue() -> None:
     lit = np.zeros_like(hand)
     assert not spanned_gaps(gap, hand, levels, lit, none, none).any()
     assert (spanned_gaps(gap, hand, levels, ~lit, none, none) == gap).all()
+
+
+def test_beside_the_fingers_of_a_rendered_hand() -> None:
+    # Tune scene 79: a hand's fingers beside b3 and b5, of a hue the board lacks; the hollows
+    # of its outline were closed as "a palm may span them", and both squares, where a hand
+    # could hide under 0.4 of a piece, were unknown. Squares where it could hide half a
+    # piece or more stay unknown.
+    shot = scene("tune", 79)
+    read = read_board(shot.image)
+    for sq in ("b3", "b5"):
+        assert shot.hide[sq] < 0.45 and not shot.truth[sq]
+        assert read.square(sq).state == "empty", (sq, read.square(sq).note)
+    hidden = [sq for sq in ALL_SQUARES if not shot.truth[sq] and shot.hide[sq] >= 0.5]
+    assert hidden and all(read.square(sq).state == "unknown" for sq in hidden)
