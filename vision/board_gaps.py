@@ -10,15 +10,18 @@ square beside a hand whose free share was just over half a piece became unknown.
 A hand is invisible over the board only where it has the board's colour. Its own shading,
 a shadow or a dimmer part of the lamp's light scale its colour; they do not change its
 *hue* (the ratios between its channels, which a scale leaves alone in 0–255 levels as in
-linear light). So a bare-looking pixel of a gap whose hue no part of any hand in the frame
-shows (the hands' cores, every pixel of them, hue binned and widened by a margin for noise)
-cannot be a hand there: it is released from the gap. Not released: a dark pixel (its hue
-is noise), and a pixel under a lamp's reflection (added grey light shifts hues towards the
-lamp's).
+linear light). So a bare-looking pixel of a gap whose hue no hand in the frame shows
+cannot be a hand there: it is released from the gap. A hand's hues are those of its core
+(its foreign region 2 px in, shadow-like pixels left out, hand parts found dimmed kept)
+that fill at least HUE_SHARE of it, binned and widened by HUE_MARGIN bins for noise. Not
+released: a dark pixel (its hue is noise), and a pixel under a lamp's reflection (added
+grey light shifts hues towards the lamp's).
 
 >>> import numpy as np
 >>> levels = np.full((3, 3, 3), 128.0); levels[1, 1] = (60, 120, 200)  # B, G, R
->>> hue_bins(levels)[1, 1] != hue_bins(levels)[0, 0]
+>>> bool(hue_bins(levels)[1, 1] != hue_bins(levels)[0, 0])  # skin is not grey
+True
+>>> bool(hue_bins(0.5 * levels)[1, 1] == hue_bins(levels)[1, 1])  # in a shadow: the same hue
 True
 """
 
