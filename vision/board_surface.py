@@ -30,6 +30,7 @@ import cv2
 import numpy as np
 
 from vision.board_fast import column_var, median, sorted_median, split_quantiles
+from vision.board_gaps import HUE_LAMP, spanned_gaps
 from vision.board_geometry import SIZE, BoardGeometry
 from vision.board_glare import Spot, fit_spots, spot_map
 from vision.board_hands import dimmed_hand_parts, reach_across_lines, square_insides
@@ -376,9 +377,10 @@ def analyse(
     # A hand a shade darker than one colour of square fits there as a shadow: dimmed patches
     # over one colour only are looked at beside the hands (vision.board_hands).
     one_colour = _one_colour_shade(shade & judged, log_dim, view.line, view.classes)
-    hidden = _under_hands(foreign, top_levels, judged, ppu, dimmed, washed, one_colour, log_dim, verified) | (
-        shade & deep
-    )
+    lit = lamp > HUE_LAMP * csum(pred) / 3
+    hidden = _under_hands(
+        foreign, top_levels, judged, ppu, dimmed, washed, one_colour, log_dim, verified, lit
+    ) | (shade & deep)
     good_px = judged & ~hidden & ~foreign
     # A grid line pixel is as good as the judged pixels around it.
     near = cv2.boxFilter(good_px.astype(np.float32), -1, (5, 5), normalize=False)
@@ -502,6 +504,7 @@ def _under_hands(
     one_colour: np.ndarray | None = None,
     log_dim: np.ndarray | None = None,
     verified: np.ndarray | None = None,
+    lit: np.ndarray | None = None,
 ) -> np.ndarray:
     """Pixels that may be under a hand although they look bare (see the module docstring).
 
@@ -578,6 +581,9 @@ def _under_hands(
         # hand of the shadowed board's colour beside its own shadow is not told from it).
         margin = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * VERIFY_MARGIN + 1,) * 2)
         closed &= ~verified | (cv2.dilate(foreign.astype(np.uint8), margin) > 0)
+    if lit is not None:
+        # A hollow whose board shows a hue no hand has is not under a hand (vision.board_gaps).
+        closed = spanned_gaps(closed, blobs, levels, lit, dimmed, parts)
     same &= ~closed
     same &= bound
     return closed | _grown(blobs | parts, same, ppu) | parts
