@@ -415,12 +415,18 @@ def _shadowed(
     (g0, l0), (g1, l1) = near
     across = (g0 > CROSS_WEIGHT) & (g1 > CROSS_WEIGHT) & (np.abs(l0 - l1) < SHADOW_DEV)
     # Smooth: like the pixels around it (a hand's "dimming" jumps with the square colour under
-    # it). Where the dimming is light's, only the shadow's own pixels count: the hand casting
-    # it, beside it, does not make a shadow rough.
-    smooth = (_deviation(log_dim, usable) < SHADOW_DEV) | ((_deviation(log_dim, own) < SHADOW_DEV) & across)
+    # it), or like the shadow's own pixels around it: the hand casting a shadow, beside it,
+    # does not make the shadow rough (the hand's pixels do not fit as dimmed board, and are
+    # left out of that mean).
+    plain = _deviation(log_dim, usable) < SHADOW_DEV
+    among_own = _deviation(log_dim, own) < SHADOW_DEV
+    smooth = plain | among_own
     # The whole of a shadow is light's where part of it is: a shadow is one smooth field of
     # dimming, linked across the grid lines (which are not judged) where it goes on unchanged.
-    shadowish = own & smooth
+    # Smoothness among the shadow's own pixels links only where both classes agree: a hand a
+    # shade darker than one colour of square, beside its own shadow, joins it along a smooth
+    # ramp of "own" pixels, and would be made light's (its deep dimming trusted; tune 25 g4).
+    shadowish = own & (plain | (among_own & across))
     count, labels = cv2.connectedComponents(
         _bridged(shadowish, log_dim, line).astype(np.uint8), connectivity=8
     )
