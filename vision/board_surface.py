@@ -419,7 +419,7 @@ def _shadowed(
     # does not make the shadow rough (the hand's pixels do not fit as dimmed board, and are
     # left out of that mean).
     plain = _deviation(log_dim, usable) < SHADOW_DEV
-    among_own = _deviation(log_dim, own) < SHADOW_DEV
+    among_own = _deviation(log_dim, usable & ~_big_regions(usable & ~own, line.shape[0] // SIZE)) < SHADOW_DEV
     smooth = plain | among_own
     # The whole of a shadow is light's where part of it is: a shadow is one smooth field of
     # dimming, linked across the grid lines (which are not judged) where it goes on unchanged.
@@ -445,6 +445,14 @@ def _shadowed(
     smooth |= verified
     across |= verified
     return candidate, smooth, ((ratio < DEEP_SHADOW) & ~across) | washed, log_dim, verified
+
+
+def _big_regions(mask: np.ndarray, ppu: int) -> np.ndarray:
+    """The connected regions of ``mask`` at least BLOB_AREA big (a hand may be one)."""
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
+    big = stats[:, cv2.CC_STAT_AREA] >= BLOB_AREA * ppu * ppu
+    big[0] = False
+    return big[labels]
 
 
 def _deviation(values: np.ndarray, mask: np.ndarray) -> np.ndarray:
