@@ -62,6 +62,7 @@ WASHED = 0.5  # lamp light above this share of the board's own: colours washed o
 CROSS_SIGMA = 7.0  # px: how near dark and light squares must show the same dimming
 CROSS_WEIGHT = 0.05  # share of that neighbourhood each class must fill
 BLOB_AREA = 0.1  # squares²: foreign regions at least this big may be a hand (closed, palette)
+HAND_PART = 0.05  # squares²: a region unlike dimmed board this big is left out of a shadow's mean
 CLOSE_RADIUS = 0.7  # squares: gaps a palm may span across squares of its own colour
 PALETTE_BIN = 8  # colour bins (0–255 levels) of a hand's palette
 PALETTE_BINS = 255 // PALETTE_BIN + 1  # bins per channel
@@ -448,9 +449,9 @@ def _shadowed(
 
 
 def _big_regions(mask: np.ndarray, ppu: int) -> np.ndarray:
-    """The connected regions of ``mask`` at least BLOB_AREA big (a hand may be one)."""
+    """The connected regions of ``mask`` at least HAND_PART big (part of a hand may be one)."""
     _, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
-    big = stats[:, cv2.CC_STAT_AREA] >= BLOB_AREA * ppu * ppu
+    big = stats[:, cv2.CC_STAT_AREA] >= HAND_PART * ppu * ppu
     big[0] = False
     return big[labels]
 
