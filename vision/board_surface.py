@@ -416,11 +416,13 @@ def _shadowed(
     (g0, l0), (g1, l1) = near
     across = (g0 > CROSS_WEIGHT) & (g1 > CROSS_WEIGHT) & (np.abs(l0 - l1) < SHADOW_DEV)
     # Smooth: like the pixels around it (a hand's "dimming" jumps with the square colour under
-    # it), or like the shadow's own pixels around it: the hand casting a shadow, beside it,
-    # does not make the shadow rough (the hand's pixels do not fit as dimmed board, and are
-    # left out of that mean).
+    # it), or like them leaving out the hand: the hand casting a shadow, beside it, does not
+    # make the shadow rough (a hand's pixels do not fit as dimmed board). Only regions as big
+    # as part of a hand are left out: a piece's black marker is small, and left out it would
+    # make the white face beside it smooth, shade, and the piece's square look bare.
     plain = _deviation(log_dim, usable) < SHADOW_DEV
-    among_own = _deviation(log_dim, usable & ~_big_regions(usable & ~own, line.shape[0] // SIZE)) < SHADOW_DEV
+    hand = _big_regions(usable & ~own, line.shape[0] // SIZE)
+    among_own = _deviation(log_dim, usable & ~hand) < SHADOW_DEV
     smooth = plain | among_own
     # The whole of a shadow is light's where part of it is: a shadow is one smooth field of
     # dimming, linked across the grid lines (which are not judged) where it goes on unchanged.
