@@ -64,6 +64,7 @@ WASHED = 0.5  # lamp light above this share of the board's own: colours washed o
 CROSS_SIGMA = 7.0  # px: how near dark and light squares must show the same dimming
 CROSS_WEIGHT = 0.05  # share of that neighbourhood each class must fill
 BLOB_AREA = 0.1  # squares²: foreign regions at least this big may be a hand (closed, palette)
+HAND_PART = 0.05  # squares²: a region unlike dimmed board this big is left out of a shadow's mean
 CLOSE_RADIUS = 0.7  # squares: gaps a palm may span across squares of its own colour
 PALETTE_BIN = 8  # colour bins (0–255 levels) of a hand's palette
 PALETTE_BINS = 255 // PALETTE_BIN + 1  # bins per channel
@@ -442,12 +443,20 @@ def _shadowed(
     (g0, l0), (g1, l1) = near
     across = (g0 > CROSS_WEIGHT) & (g1 > CROSS_WEIGHT) & (np.abs(l0 - l1) < SHADOW_DEV)
     # Smooth: like the pixels around it (a hand's "dimming" jumps with the square colour under
-    # it). Where the dimming is light's, only the shadow's own pixels count: the hand casting
-    # it, beside it, does not make a shadow rough.
-    smooth = (_deviation(log_dim, usable) < SHADOW_DEV) | ((_deviation(log_dim, own) < SHADOW_DEV) & across)
+    # it), or like them leaving out the hand: the hand casting a shadow, beside it, does not
+    # make the shadow rough (a hand's pixels do not fit as dimmed board). Only regions as big
+    # as part of a hand are left out: a piece's black marker is small, and left out it would
+    # make the white face beside it smooth, shade, and the piece's square look bare.
+    plain = _deviation(log_dim, usable) < SHADOW_DEV
+    hand = _big_regions(usable & ~own, line.shape[0] // SIZE)
+    among_own = _deviation(log_dim, usable & ~hand) < SHADOW_DEV
+    smooth = plain | among_own
     # The whole of a shadow is light's where part of it is: a shadow is one smooth field of
     # dimming, linked across the grid lines (which are not judged) where it goes on unchanged.
-    shadowish = own & smooth
+    # Smoothness among the shadow's own pixels links only where both classes agree: a hand a
+    # shade darker than one colour of square, beside its own shadow, joins it along a smooth
+    # ramp of "own" pixels, and would be made light's (its deep dimming trusted; tune 25 g4).
+    shadowish = own & (plain | (among_own & across))
     count, labels = cv2.connectedComponents(
         _bridged(shadowish, log_dim, line).astype(np.uint8), connectivity=8
     )
@@ -466,6 +475,14 @@ def _shadowed(
     smooth |= verified
     across |= verified
     return candidate, smooth, ((ratio < DEEP_SHADOW) & ~across) | washed, log_dim, verified
+
+
+def _big_regions(mask: np.ndarray, ppu: int) -> np.ndarray:
+    """The connected regions of ``mask`` at least HAND_PART big (part of a hand may be one)."""
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
+    big = stats[:, cv2.CC_STAT_AREA] >= HAND_PART * ppu * ppu
+    big[0] = False
+    return big[labels]
 
 
 def _deviation(values: np.ndarray, mask: np.ndarray) -> np.ndarray:
