@@ -33,7 +33,8 @@ import numpy as np
 HUE_BIN = 0.06  # width of a hue bin: natural log of a channel ratio (R/G and B/G)
 HUE_RANGE = 2.0  # hues beyond ±this (log ratio) share the last bin
 HUE_BINS = round(2 * HUE_RANGE / HUE_BIN) + 1
-HUE_MARGIN = 1  # bins either side of a hand's hue that are its hue too (noise, chroma blur)
+# With one bin, tune 215 g3 and 927 d6 (at the half-piece line, beside smooth shadows) were guessed.
+HUE_MARGIN = 2  # bins either side of a hand's hue that are its hue too (noise, chroma blur)
 HUE_DARKEST = 40.0  # levels: a pixel whose darkest channel is below this has no reliable hue
 HUE_LAMP = 0.1  # lamp light above this share of the board's own shifts hues: not judged
 HUE_SHARE = 0.01  # share of a hand's core a hue bin needs to be the hand's
