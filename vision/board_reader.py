@@ -239,8 +239,9 @@ def read_with(
             SquareRead(sq, "empty", v.confidence) if v.empty else SquareRead(sq, "unknown", 0.0, note=v.note)
         )
     # On a judged square, evidence of a piece is what the note should name, even where the
-    # square was unknown anyway (its footprint looks foreign, as a hand would).
-    judged = {ALL_SQUARES[i] for i in verdicts}
+    # square was unknown anyway: with no hand in the frame, its footprint looking foreign
+    # is the piece's (a hand's note there would send people looking for a hand).
+    renamed = set() if any(r.kind == "hand" for r in regions.found) else {ALL_SQUARES[i] for i in verdicts}
     # A compact thing of about a piece's size on a square judged empty is a piece whose marker
     # was not found in this frame: its white face and rim can pass for bare board on a light
     # square, so half its footprint may look bare, but it is not an empty square. It must be
@@ -250,7 +251,7 @@ def read_with(
         if region.kind != "piece" or region.area < marker_area:
             continue
         for sq in region.core:
-            if sq in judged:
+            if reads[sq].state == "empty" or sq in renamed:
                 reads[sq] = SquareRead(sq, "unknown", 0.0, note=UNREAD_PIECE)
     # A quad of a piece marker's size that the detector saw but could not decode: under a
     # lamp's reflection a sticker's white disc can match a light square, and its blurred
@@ -259,7 +260,7 @@ def read_with(
         x, y = fit.to_board(quad.mean(axis=0, keepdims=True))[0]
         if 0 <= x < SIZE and 0 <= y < SIZE:
             sq = square_name(int(x), int(y))
-            if sq in judged:
+            if reads[sq].state == "empty" or sq in renamed:
                 reads[sq] = SquareRead(sq, "unknown", 0.0, note=UNREAD_MARKER)
     return BoardRead(
         squares=tuple(reads[sq] for sq in ALL_SQUARES),
