@@ -19,8 +19,11 @@ from tests.conftest import RunningReferee, start_referee
 FASTEST = {"game": "fastest", "variant": "standard", "players": ["Anne", "Marc"], "options": {}}
 
 
-def play_contest(ref: RunningReferee, presses: list[tuple[int, float]]) -> dict:
-    """Arm, wait for the call, press seats after the given delays (s), return the verdict."""
+def play_contest(
+    ref: RunningReferee, presses: list[tuple[int, float]], sent: list[tuple[float, float]] | None = None
+) -> dict:
+    """Arm, wait for the call, press seats after the given delays (s), return the verdict.
+    ``sent``, if given, gets each press's (request sent, answer back) monotonic times in s."""
     before = (ref.view()["contest"]["last"] or {}).get("verdict")
     status, body = ref.post("/api/contest/arm")
     assert status == 200, body
@@ -28,7 +31,10 @@ def play_contest(ref: RunningReferee, presses: list[tuple[int, float]]) -> dict:
     start = time.monotonic()
     for seat, at in sorted(presses, key=lambda p: p[1]):
         time.sleep(max(0.0, start + at - time.monotonic()))
+        before_press = time.monotonic()
         assert ref.post(f"/api/buttons/{seat}", {"pressed": True}, token=False)[0] == 200
+        if sent is not None:
+            sent.append((before_press, time.monotonic()))
     time.sleep(0.05)  # a hand rests on the button for a while; shorter than 1 ms would be noise
     for seat, _ in presses:
         ref.post(f"/api/buttons/{seat}", {"pressed": False}, token=False)
@@ -88,10 +94,16 @@ def test_a_contest_runs_from_mock_pin_to_verdict_and_survives_restart(tmp_path: 
     ref = start_referee(tmp_path / "data")
     try:
         assert ref.post("/api/games", FASTEST)[0] == 201
-        last = play_contest(ref, [(2, 0.25), (1, 0.45)])
+        sent: list[tuple[float, float]] = []
+        last = play_contest(ref, [(2, 0.25), (1, 0.45)], sent)
         verdict = last["verdict"]
         assert verdict["ranking"] == [["Marc"], ["Anne"]]
-        assert 0.1e9 < verdict["margins_ns"][0] < 0.4e9
+        # The margin is the time between the two presses as the daemon stamped them: within
+        # what the requests allow (0.2 s apart; further on a busy machine), never made up.
+        (first_out, first_back), (second_out, second_back) = sent
+        assert (
+            second_out - first_back - 0.005 < verdict["margins_ns"][0] / 1e9 < second_back - first_out + 0.005
+        )
         assert verdict["clock"] == "mock" and verdict["tie_window_ns"] > 0
         assert last["game_verdicts"][0]["rule"]["id"] == "fastest.win"
         assert "timeline_svg" in last and "Marc" in last["timeline_svg"]
