@@ -28,13 +28,15 @@ import numpy as np
 from vision.board_geometry import SIZE
 from vision.board_surface import PALETTE_BIN, PALETTE_BINS, SHADES, colour_bins  # the hand's palette
 
-RINGS = 3  # rings of the outline looked at, outwards from the bare board
-BOARD_PX = 5  # the bare board beside a pixel: same class, within this many pixels
+RINGS = 5  # rings of the outline looked at, outwards from the bare board
+BOARD_PX = 8  # the bare board beside a pixel: same class, within this many pixels
 HAND_IN = 2  # the hand's inside: foreign pixels at least this far from its outline
-HAND_PX = 4  # ... within this many pixels
+HAND_PX = 6  # ... within this many pixels
 CONTRAST = 8.0  # hand and board at least this many noise sigmas apart (levels)
 ON_MIX = 3.0  # the pixel within this many sigmas of the mixing segment
 HALF = 0.5  # share of hand from which a pixel may hide a piece
+SHADOW_K = (0.5, 1.02)  # dimming (levels) of a hand's shadow on the board beside it
+HAND_OFF_RAY = 8.0  # the hand this many noise sigmas away from any dimmed board colour
 
 
 class _Sums:
@@ -113,13 +115,11 @@ def board_rim(
     s_lv, off_lv, span_lv = _share(levels[cy, cx].astype(np.float64), board_lv, hand_lv)
     s_li, _, _ = _share(lin[cy, cx].astype(np.float64), board_li, hand_li)
     share = np.maximum(s_lv, s_li)
-    ok = (
-        (hand_w >= 1)
-        & (board_w >= 1)
-        & (span_lv >= CONTRAST * sigma)
-        & (off_lv <= ON_MIX * sigma * np.sqrt(3.0))
-        & (share < HALF)
-    )
+    refs = (hand_w >= 1) & (board_w >= 1) & (span_lv >= CONTRAST * sigma)
+    ok = refs & (off_lv <= ON_MIX * sigma * np.sqrt(3.0)) & (share < HALF)
+    # Beside a hand lies its shadow: the board there is dimmed, more than the bare board a
+    # few pixels out, and a rim pixel mixes the hand with that dimmed board.
+    ok |= refs & _shadowed_mix(levels[cy, cx].astype(np.float64), board_lv, hand_lv, sigma)
     # A hand that shows a colour of the board beside it (skin the colour of the light squares,
     # a grey sleeve on a grey board) may go on over that board unseen: its outline against
     # that board is not where it ends, and nothing of it is unmixed.
@@ -136,6 +136,33 @@ def board_rim(
         out |= new
         grown |= new
     return out
+
+
+def _shadowed_mix(c: np.ndarray, board: np.ndarray, hand: np.ndarray, sigma: float) -> np.ndarray:
+    """Per pixel (0–255 levels): is ``c`` less than half ``hand``, the rest ``board`` dimmed by
+    a shadow (``c ≈ s · hand + (1 − s) · k · board``, k within SHADOW_K), within the noise?
+    A shadow scales linear light, and so the levels too (a power of a product). Only where the
+    hand is no dimmed board colour itself (HAND_OFF_RAY sigmas off the board's ray): else a
+    hand part of the board's colour, a shade darker, would be taken for shadowed board."""
+    bb = (board * board).sum(axis=-1)
+    bh = (board * hand).sum(axis=-1)
+    hh = (hand * hand).sum(axis=-1)
+    perp2 = hh - bh * bh / np.maximum(bb, 1e-9)  # the hand's squared distance from the board's ray
+    det = np.maximum(bb * hh - bh * bh, 1e-9)
+    bc = (board * c).sum(axis=-1)
+    hc = (hand * c).sum(axis=-1)
+    u = (hh * bc - bh * hc) / det
+    s = (bb * hc - bh * bc) / det
+    off = c - u[:, None] * board - s[:, None] * hand
+    k = u / np.maximum(1.0 - s, 1e-9)
+    return (
+        (perp2 >= (HAND_OFF_RAY * sigma) ** 2)
+        & (np.sqrt((off * off).sum(axis=-1)) <= ON_MIX * sigma * np.sqrt(3.0))
+        & (s > -0.1)
+        & (s < HALF)
+        & (k >= SHADOW_K[0])
+        & (k <= SHADOW_K[1])
+    )
 
 
 # Square (rank, file) and colour bin (three channels) offsets: the eight squares around and
