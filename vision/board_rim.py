@@ -29,9 +29,10 @@ from vision.board_geometry import SIZE
 from vision.board_surface import PALETTE_BIN, PALETTE_BINS, SHADES, colour_bins  # the hand's palette
 
 RINGS = 5  # rings of the outline looked at, outwards from the bare board
-BOARD_PX = 8  # the bare board beside a pixel: same class, within this many pixels
 HAND_IN = 2  # the hand's inside: foreign pixels at least this far from its outline
-HAND_PX = 6  # ... within this many pixels
+# Windows (px): the hand's inside within the first, the bare board beside a pixel (same
+# class) within the second; a pixel freed with either is freed.
+WINDOWS = ((4, 5), (6, 8))
 CONTRAST = 8.0  # hand and board at least this many noise sigmas apart (levels)
 ON_MIX = 3.0  # the pixel within this many sigmas of the mixing segment
 HALF = 0.5  # share of hand from which a pixel may hide a piece
@@ -93,24 +94,59 @@ def board_rim(
         return out
     sigma = max(float(noise), 1.0)
     # Everything is measured in the box around the candidates, as far as the windows reach.
-    m = max(HAND_PX, BOARD_PX) + HAND_IN + 1
+    m = max(max(w) for w in WINDOWS) + HAND_IN + 1
     h, w = foreign.shape
     y0, y1 = max(0, int(cy.min()) - m), min(h, int(cy.max()) + m + 1)
     x0, x1 = max(0, int(cx.min()) - m), min(w, int(cx.max()) + m + 1)
     crop = (slice(y0, y1), slice(x0, x1))
     both = np.concatenate([levels[crop], lin[crop]], axis=2)
-    py, px = cy - y0, cx - x0
     # The hand's inside: foreign, HAND_IN px or more from anything else.
     inside = np.zeros(foreign.shape, bool)
     inside[crop] = cv2.erode(foreign[crop].astype(np.uint8), np.ones((2 * HAND_IN + 1,) * 2, np.uint8)) > 0
-    hand, hand_w = _Sums(both, inside[crop]).mean(py, px, HAND_PX)
+    # Each window size frees its own pixels: the narrow ones keep the hand's and the board's
+    # colour local, the wide ones find them where the shadow widens the band of misfits.
+    ok = np.zeros(len(cy), bool)
+    for hand_px, board_px in WINDOWS:
+        ok |= _unmixed(levels, lin, both, inside, bare, classes, crop, cy, cx, sigma, hand_px, board_px)
+    allowed = np.zeros(foreign.shape, bool)
+    allowed[cy[ok], cx[ok]] = True
+    grown = seen.copy()
+    step = np.ones((3, 3), np.uint8)
+    for _ in range(RINGS):
+        new = allowed & ~out & (cv2.dilate(grown.astype(np.uint8), step) > 0)
+        if not new.any():
+            break
+        out |= new
+        grown |= new
+    return out
+
+
+def _unmixed(
+    levels: np.ndarray,
+    lin: np.ndarray,
+    both: np.ndarray,
+    inside: np.ndarray,
+    bare: np.ndarray,
+    classes: np.ndarray,
+    crop: tuple[slice, slice],
+    cy: np.ndarray,
+    cx: np.ndarray,
+    sigma: float,
+    hand_px: int,
+    board_px: int,
+) -> np.ndarray:
+    """Per candidate pixel (cy, cx): less than half hand, against the hand's inside within
+    ``hand_px`` and the bare board of its class within ``board_px`` (``both``: levels and
+    linear light in the ``crop`` box)."""
+    py, px = cy - crop[0].start, cx - crop[1].start
+    hand, hand_w = _Sums(both, inside[crop]).mean(py, px, hand_px)
     # The board beside it, of the pixel's own class of square.
     n = len(cy)
     board, board_w = np.zeros((n, 6)), np.zeros(n)
     cls = classes[cy, cx]
     for c in np.unique(cls):
         own = cls == c
-        board[own], board_w[own] = _Sums(both, (bare & (classes == c))[crop]).mean(py[own], px[own], BOARD_PX)
+        board[own], board_w[own] = _Sums(both, (bare & (classes == c))[crop]).mean(py[own], px[own], board_px)
     hand_lv, hand_li, board_lv, board_li = hand[:, :3], hand[:, 3:], board[:, :3], board[:, 3:]
     s_lv, off_lv, span_lv = _share(levels[cy, cx].astype(np.float64), board_lv, hand_lv)
     s_li, _, _ = _share(lin[cy, cx].astype(np.float64), board_li, hand_li)
@@ -125,17 +161,7 @@ def board_rim(
     # that board is not where it ends, and nothing of it is unmixed.
     if ok.any():
         ok[ok] = ~_board_coloured(levels, inside, cy[ok], cx[ok], board_lv[ok])
-    allowed = np.zeros(foreign.shape, bool)
-    allowed[cy[ok], cx[ok]] = True
-    grown = seen.copy()
-    step = np.ones((3, 3), np.uint8)
-    for _ in range(RINGS):
-        new = allowed & ~out & (cv2.dilate(grown.astype(np.uint8), step) > 0)
-        if not new.any():
-            break
-        out |= new
-        grown |= new
-    return out
+    return ok
 
 
 def _shadowed_mix(c: np.ndarray, board: np.ndarray, hand: np.ndarray, sigma: float) -> np.ndarray:
