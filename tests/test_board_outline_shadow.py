@@ -8,8 +8,10 @@ from __future__ import annotations
 import numpy as np
 
 from vision.board_geometry import SIZE
+from vision.board_reader import read_board
 from vision.board_rim import board_rim
 from vision.board_squares import PPU
+from vision.board_synth import scene
 
 N = SIZE * PPU
 V, U = np.mgrid[0:N, 0:N].astype(np.float32)
@@ -48,3 +50,12 @@ def test_a_hand_the_colour_of_dimmed_board_is_not_unmixed_against_the_shadow() -
     hand = 0.5 * np.where(CLASSES[..., None] == 0, DARK, LIGHT)
     rim, _ = _rim(hand)
     assert not rim[:, SHADOW:].any()
+
+
+def test_a_square_beside_a_sleeve_and_its_shadow_is_read_empty() -> None:
+    # Tune scene 27: a dark sleeve covers part of d2 (a piece there would show more than half
+    # of itself, hide 0.27); the band of shadowed board along its outline was foreign, and
+    # the square unknown.
+    shot = scene("tune", 27)
+    assert shot.truth["d2"] == "" and 0 < shot.hide["d2"] < 0.5
+    assert read_board(shot.image).square("d2").state == "empty"
