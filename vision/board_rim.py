@@ -18,6 +18,12 @@ measured in both linear light (how a lens blurs) and 0–255 levels (how a blurr
 may have been drawn), and the larger hand share of the two is kept.
 
 The next ring is then unmixed the same way against the same colours, up to RINGS rings.
+
+The board right beside a hand lies in the hand's shadow, dimmed more than the bare board a few
+pixels out: a pixel there mixes the hand with *dimmed* board and lies off that segment. It is
+also tried as ``s · hand + (1 − s) · k · board`` with k a shadow's dimming (`_shadowed_mix`),
+where the hand is no dimmed board colour itself. Each pixel is tried against narrow and wide
+windows for the two colours (WINDOWS): the shadow widens the band of misfit pixels.
 """
 
 from __future__ import annotations
