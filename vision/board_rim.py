@@ -18,12 +18,6 @@ measured in both linear light (how a lens blurs) and 0–255 levels (how a blurr
 may have been drawn), and the larger hand share of the two is kept.
 
 The next ring is then unmixed the same way against the same colours, up to RINGS rings.
-
-The board right beside a hand lies in the hand's shadow, dimmed more than the bare board a few
-pixels out: a pixel there mixes the hand with *dimmed* board and lies off that segment. It is
-also tried as ``s · hand + (1 − s) · k · board`` with k a shadow's dimming (`_shadowed_mix`),
-where the hand is no dimmed board colour itself. Each pixel is tried against narrow and wide
-windows for the two colours (WINDOWS): the shadow widens the band of misfit pixels.
 """
 
 from __future__ import annotations
@@ -34,16 +28,13 @@ import numpy as np
 from vision.board_geometry import SIZE
 from vision.board_surface import PALETTE_BIN, PALETTE_BINS, SHADES, colour_bins  # the hand's palette
 
-RINGS = 5  # rings of the outline looked at, outwards from the bare board
+RINGS = 3  # rings of the outline looked at, outwards from the bare board
+BOARD_PX = 5  # the bare board beside a pixel: same class, within this many pixels
 HAND_IN = 2  # the hand's inside: foreign pixels at least this far from its outline
-# Windows (px): the hand's inside within the first, the bare board beside a pixel (same
-# class) within the second; a pixel freed with either is freed.
-WINDOWS = ((4, 5), (6, 8))
+HAND_PX = 4  # ... within this many pixels
 CONTRAST = 8.0  # hand and board at least this many noise sigmas apart (levels)
 ON_MIX = 3.0  # the pixel within this many sigmas of the mixing segment
 HALF = 0.5  # share of hand from which a pixel may hide a piece
-SHADOW_K = (0.5, 1.02)  # dimming (levels) of a hand's shadow on the board beside it
-HAND_OFF_RAY = 8.0  # the hand this many noise sigmas away from any dimmed board colour
 
 
 class _Sums:
@@ -100,20 +91,40 @@ def board_rim(
         return out
     sigma = max(float(noise), 1.0)
     # Everything is measured in the box around the candidates, as far as the windows reach.
-    m = max(max(w) for w in WINDOWS) + HAND_IN + 1
+    m = max(HAND_PX, BOARD_PX) + HAND_IN + 1
     h, w = foreign.shape
     y0, y1 = max(0, int(cy.min()) - m), min(h, int(cy.max()) + m + 1)
     x0, x1 = max(0, int(cx.min()) - m), min(w, int(cx.max()) + m + 1)
     crop = (slice(y0, y1), slice(x0, x1))
     both = np.concatenate([levels[crop], lin[crop]], axis=2)
+    py, px = cy - y0, cx - x0
     # The hand's inside: foreign, HAND_IN px or more from anything else.
     inside = np.zeros(foreign.shape, bool)
     inside[crop] = cv2.erode(foreign[crop].astype(np.uint8), np.ones((2 * HAND_IN + 1,) * 2, np.uint8)) > 0
-    # Each window size frees its own pixels: the narrow ones keep the hand's and the board's
-    # colour local, the wide ones find them where the shadow widens the band of misfits.
-    ok = np.zeros(len(cy), bool)
-    for hand_px, board_px in WINDOWS:
-        ok |= _unmixed(levels, lin, both, inside, bare, classes, crop, cy, cx, sigma, hand_px, board_px)
+    hand, hand_w = _Sums(both, inside[crop]).mean(py, px, HAND_PX)
+    # The board beside it, of the pixel's own class of square.
+    n = len(cy)
+    board, board_w = np.zeros((n, 6)), np.zeros(n)
+    cls = classes[cy, cx]
+    for c in np.unique(cls):
+        own = cls == c
+        board[own], board_w[own] = _Sums(both, (bare & (classes == c))[crop]).mean(py[own], px[own], BOARD_PX)
+    hand_lv, hand_li, board_lv, board_li = hand[:, :3], hand[:, 3:], board[:, :3], board[:, 3:]
+    s_lv, off_lv, span_lv = _share(levels[cy, cx].astype(np.float64), board_lv, hand_lv)
+    s_li, _, _ = _share(lin[cy, cx].astype(np.float64), board_li, hand_li)
+    share = np.maximum(s_lv, s_li)
+    ok = (
+        (hand_w >= 1)
+        & (board_w >= 1)
+        & (span_lv >= CONTRAST * sigma)
+        & (off_lv <= ON_MIX * sigma * np.sqrt(3.0))
+        & (share < HALF)
+    )
+    # A hand that shows a colour of the board beside it (skin the colour of the light squares,
+    # a grey sleeve on a grey board) may go on over that board unseen: its outline against
+    # that board is not where it ends, and nothing of it is unmixed.
+    if ok.any():
+        ok[ok] = ~_board_coloured(levels, inside, cy[ok], cx[ok], board_lv[ok])
     allowed = np.zeros(foreign.shape, bool)
     allowed[cy[ok], cx[ok]] = True
     grown = seen.copy()
@@ -125,76 +136,6 @@ def board_rim(
         out |= new
         grown |= new
     return out
-
-
-def _unmixed(
-    levels: np.ndarray,
-    lin: np.ndarray,
-    both: np.ndarray,
-    inside: np.ndarray,
-    bare: np.ndarray,
-    classes: np.ndarray,
-    crop: tuple[slice, slice],
-    cy: np.ndarray,
-    cx: np.ndarray,
-    sigma: float,
-    hand_px: int,
-    board_px: int,
-) -> np.ndarray:
-    """Per candidate pixel (cy, cx): less than half hand, against the hand's inside within
-    ``hand_px`` and the bare board of its class within ``board_px`` (``both``: levels and
-    linear light in the ``crop`` box)."""
-    py, px = cy - crop[0].start, cx - crop[1].start
-    hand, hand_w = _Sums(both, inside[crop]).mean(py, px, hand_px)
-    # The board beside it, of the pixel's own class of square.
-    n = len(cy)
-    board, board_w = np.zeros((n, 6)), np.zeros(n)
-    cls = classes[cy, cx]
-    for c in np.unique(cls):
-        own = cls == c
-        board[own], board_w[own] = _Sums(both, (bare & (classes == c))[crop]).mean(py[own], px[own], board_px)
-    hand_lv, hand_li, board_lv, board_li = hand[:, :3], hand[:, 3:], board[:, :3], board[:, 3:]
-    s_lv, off_lv, span_lv = _share(levels[cy, cx].astype(np.float64), board_lv, hand_lv)
-    s_li, _, _ = _share(lin[cy, cx].astype(np.float64), board_li, hand_li)
-    share = np.maximum(s_lv, s_li)
-    refs = (hand_w >= 1) & (board_w >= 1) & (span_lv >= CONTRAST * sigma)
-    ok = refs & (off_lv <= ON_MIX * sigma * np.sqrt(3.0)) & (share < HALF)
-    # Beside a hand lies its shadow: the board there is dimmed, more than the bare board a
-    # few pixels out, and a rim pixel mixes the hand with that dimmed board.
-    ok |= refs & _shadowed_mix(levels[cy, cx].astype(np.float64), board_lv, hand_lv, sigma)
-    # A hand that shows a colour of the board beside it (skin the colour of the light squares,
-    # a grey sleeve on a grey board) may go on over that board unseen: its outline against
-    # that board is not where it ends, and nothing of it is unmixed.
-    if ok.any():
-        ok[ok] = ~_board_coloured(levels, inside, cy[ok], cx[ok], board_lv[ok])
-    return ok
-
-
-def _shadowed_mix(c: np.ndarray, board: np.ndarray, hand: np.ndarray, sigma: float) -> np.ndarray:
-    """Per pixel (0–255 levels): is ``c`` less than half ``hand``, the rest ``board`` dimmed by
-    a shadow (``c ≈ s · hand + (1 − s) · k · board``, k within SHADOW_K), within the noise?
-    A shadow scales linear light, and so the levels too (a power of a product). Only where the
-    hand is no dimmed board colour itself (HAND_OFF_RAY sigmas off the board's ray): else a
-    hand part of the board's colour, a shade darker, would be taken for shadowed board."""
-    bb = (board * board).sum(axis=-1)
-    bh = (board * hand).sum(axis=-1)
-    hh = (hand * hand).sum(axis=-1)
-    perp2 = hh - bh * bh / np.maximum(bb, 1e-9)  # the hand's squared distance from the board's ray
-    det = np.maximum(bb * hh - bh * bh, 1e-9)
-    bc = (board * c).sum(axis=-1)
-    hc = (hand * c).sum(axis=-1)
-    u = (hh * bc - bh * hc) / det
-    s = (bb * hc - bh * bc) / det
-    off = c - u[:, None] * board - s[:, None] * hand
-    k = u / np.maximum(1.0 - s, 1e-9)
-    return (
-        (perp2 >= (HAND_OFF_RAY * sigma) ** 2)
-        & (np.sqrt((off * off).sum(axis=-1)) <= ON_MIX * sigma * np.sqrt(3.0))
-        & (s > -0.1)
-        & (s < HALF)
-        & (k >= SHADOW_K[0])
-        & (k <= SHADOW_K[1])
-    )
 
 
 # Square (rank, file) and colour bin (three channels) offsets: the eight squares around and
