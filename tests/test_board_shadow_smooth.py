@@ -36,7 +36,8 @@ def _shadow_beside_a_sleeve() -> tuple[tuple[np.ndarray, ...], int, int]:
         pred,
         np.ones((N, N), np.float32),
         np.zeros((N, N), np.float32),
-        np.zeros((N, N), np.float32),
+        np.zeros((N, N), np.float32),  # no lamp light
+        np.zeros((N, N), bool),  # so nothing washed out
         levels,
         np.zeros(levels.shape, bool),
         np.full(levels.shape, 3.0, np.float32),

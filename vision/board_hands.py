@@ -373,6 +373,12 @@ def shadow_direction(hands: np.ndarray, log_dim: np.ndarray, usable: np.ndarray)
         if np.count_nonzero(ring) >= RING_PIXELS:
             ways.append(u)
             seen.append(float(dim[ring].mean()))
+    return _pointing(ways, seen)
+
+
+def _pointing(ways: list[np.ndarray], seen: list[float]) -> np.ndarray | None:
+    """The unit vector the dimming ``seen`` beside the hands in the directions ``ways``
+    points to, or None (too few directions, or no side dimmed clearly more)."""
     if len(seen) < DIRECTIONS // 2:
         return None
     # Only the dimming beyond what every side shows points somewhere: another hand's shadow

@@ -279,6 +279,13 @@ def _noise(resid: np.ndarray, level: np.ndarray, sel: np.ndarray) -> np.ndarray:
     for part, quantile in zip(np.array_split(order, NOISE_BINS), quantiles, strict=True):
         rows.append([1.0, sorted_median(v[part]) ** 2])
         ys.append((NOISE_SCALE * quantile) ** 2)
+    return _noise_curve(rows, ys, level)
+
+
+def _noise_curve(rows: list[list[float]], ys: list[float], level: np.ndarray) -> np.ndarray:
+    """The noise sigma at every ``level``: σ² = s0 + k · level², fitted to the brightness
+    ranges' (``rows``: 1, median level²) and squared noise (``ys``), leaving out the ranges
+    far noisier than the fit through the others."""
     X, y = np.array(rows), np.array(ys)
     keep = np.ones(len(y), bool)
     while True:
@@ -361,8 +368,12 @@ def analyse(
             (a < A_RANGE[0]) | (a > A_RANGE[1]) | (b < B_MIN - 0.2 * lamp) | (b > B_MAX + B_LAMP * lamp)
         )
         w = w0 * (resid_n < KEEP_SIGMAS) * ~implausible
+    # Under strong lamp light every colour washes out towards the lamp's: a hand there looks
+    # like the board as much as one of the board's own colour, and so does a dark cloth.
+    board_sum = csum(pred)
+    washed = lamp > WASHED * board_sum / 3
     dimmed, smooth, deep, log_dim, verified = _shadowed(
-        rest, pred, a, b, lamp, top_levels, saturated, sigma, judged, view.classes, view.line
+        rest, pred, a, b, lamp, washed, top_levels, saturated, sigma, judged, view.classes, view.line
     )
     shade = dimmed & smooth & (resid_n > WEAK_SIGMAS)
     strong = ((resid_n > FOREIGN_SIGMAS) & ~shade | implausible) & judged
@@ -372,13 +383,10 @@ def analyse(
     foreign = _grow_from_blobs(strong, strong | weak, ppu)
     # A deep shadow is also what a dark grey sleeve looks like: not foreign (it must not join
     # a hand's palette), but not seen as bare board either.
-    # Under strong lamp light every colour washes out towards the lamp's: a hand there looks
-    # like the board as much as one of the board's own colour.
-    washed = lamp > WASHED * csum(pred) / 3
     # A hand a shade darker than one colour of square fits there as a shadow: dimmed patches
     # over one colour only are looked at beside the hands (vision.board_hands).
     one_colour = _one_colour_shade(shade & judged, log_dim, view.line, view.classes)
-    lit = lamp > HUE_LAMP * csum(pred) / 3
+    lit = lamp > HUE_LAMP * board_sum / 3
     hidden = _under_hands(
         foreign, top_levels, judged, ppu, dimmed, washed, one_colour, log_dim, verified, lit
     ) | (shade & deep)
@@ -411,6 +419,7 @@ def _shadowed(
     a: np.ndarray,
     b: np.ndarray,
     lamp: np.ndarray,
+    washed: np.ndarray,
     levels: np.ndarray,
     saturated: np.ndarray,
     sigma: np.ndarray,
@@ -464,9 +473,8 @@ def _shadowed(
     lit[np.unique(labels[across & shadowish])] = True
     lit[0] = False
     across |= lit[labels]
-    # Under strong lamp light the board's colours wash out, and a dark cloth, lit by the lamp
-    # too, passes for a shadow of any square: there a shadow is not seen board.
-    washed = lamp > WASHED * csum(pred) / 3
+    # Under strong lamp light (``washed``) the board's colours wash out, and a dark cloth, lit
+    # by the lamp too, passes for a shadow of any square: there a shadow is not seen board.
     # A shadow that goes on across the grid lines with the same dimming, or the same ramp, is
     # light's (no hand of the board's colour does that): seen board, smooth along its
     # penumbra's ramp even beside the hand that casts it, and not too deep to trust.
