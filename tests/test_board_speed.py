@@ -186,10 +186,11 @@ def test_box_around():
 
 
 def _shadow_direction_whole_view(hands, log_dim, usable):
-    """vision.board_hands.shadow_direction as it was, over the whole view."""
+    """vision.board_hands.shadow_direction as it was, over the whole view (the direction
+    taken from the rings' dimming is the module's own)."""
     import math
 
-    from vision.board_hands import DIRECTIONS, RING, RING_PIXELS, SHADOW_SIDED, _shifted
+    from vision.board_hands import DIRECTIONS, RING, RING_PIXELS, _pointing, _shifted
 
     grown = cv2.dilate(hands.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
     dim = np.clip(-log_dim, 0.0, None)
@@ -204,15 +205,7 @@ def _shadow_direction_whole_view(hands, log_dim, usable):
         if ring.sum() >= RING_PIXELS:
             ways.append(u)
             seen.append(float(dim[ring].mean()))
-    if len(seen) < DIRECTIONS // 2:
-        return None
-    excess = np.asarray(seen) - min(seen)
-    total = excess @ np.asarray(ways)
-    weight = float(excess.sum())
-    length = float(np.linalg.norm(total))
-    if weight <= 0 or length < SHADOW_SIDED * weight:
-        return None
-    return total / length
+    return _pointing(ways, seen)
 
 
 def test_shadow_direction_looks_around_the_hands_only():
@@ -294,26 +287,28 @@ def test_closing_in_its_box_is_the_whole_views():
         assert np.array_equal(_closing(mask > 0, kernel), want)
 
 
-def test_neighbour_pairs_and_trial_triples_as_the_loops_made_them():
+def test_neighbour_pairs_are_every_dark_light_edge_once_and_triples_are_seeded():
     from vision.board_geometry import DARK, LIGHT, SIZE, default_classes
     from vision.board_lighting import CONSENSUS_TRIALS, _neighbour_pairs, _trial_triples
 
     classes = default_classes()
-    pairs = []
-    for i in range(SIZE * SIZE):
-        f, r = i % SIZE, i // SIZE
-        if classes[r][f] != DARK:
-            continue
-        for df, dr in ((1, 0), (-1, 0), (0, 1), (0, -1)):
-            ff, rr = f + df, r + dr
-            if 0 <= ff < SIZE and 0 <= rr < SIZE and classes[rr][ff] == LIGHT:
-                pairs.append((i, rr * SIZE + ff))
     dark, light = _neighbour_pairs(classes)
-    assert list(zip(dark.tolist(), light.tolist(), strict=True)) == pairs
+    cls = [classes[i // SIZE][i % SIZE] for i in range(SIZE * SIZE)]
+    # Every side two squares share (right and upper neighbours) that joins dark and light:
+    # 140 of the 144 (the maze in the middle is neither).
+    sides = [(i, i + 1) for i in range(SIZE * SIZE) if i % SIZE < SIZE - 1]
+    sides += [(i, i + SIZE) for i in range(SIZE * SIZE - SIZE)]
+    want = {frozenset(p) for p in sides if {cls[p[0]], cls[p[1]]} == {DARK, LIGHT}}
+    assert len(want) == 140
+    assert all(cls[i] == DARK and cls[j] == LIGHT for i, j in zip(dark, light, strict=True))
+    assert {frozenset(p) for p in zip(dark.tolist(), light.tolist(), strict=True)} == want
+    assert len(dark) == len(want)  # each side once
+    assert list(dark) == sorted(dark)  # dark squares in ALL_SQUARES order, as the loop took them
     for n in (5, 40, 81):
         rng = np.random.default_rng(0)
         want = np.argsort(rng.random((CONSENSUS_TRIALS, n)), axis=1)[:, :3]
         assert np.array_equal(_trial_triples(n), want)
+        assert not _trial_triples(n).flags.writeable  # cached: callers must not change it
 
 
 def test_or_shifted_is_an_or_with_the_shifted_copy():
@@ -344,8 +339,9 @@ def test_column_var_is_numpys():
 
 
 def _noise_as_it_was(resid, level, sel):
-    """vision.board_surface._noise with numpy's own median, quantile and boolean index."""
-    from vision.board_surface import NOISE_BINS, NOISE_OUTLIER, NOISE_QUANTILE, NOISE_SCALE
+    """vision.board_surface._noise with numpy's own median, quantile and boolean index (the
+    curve fitted to them is the module's own)."""
+    from vision.board_surface import NOISE_BINS, NOISE_QUANTILE, NOISE_SCALE, _noise_curve
 
     sub = (slice(None, None, 3), slice(None, None, 3))
     s3 = sel[sub]
@@ -357,18 +353,7 @@ def _noise_as_it_was(resid, level, sel):
     for part in np.array_split(order, NOISE_BINS):
         rows.append([1.0, float(np.median(v[part])) ** 2])
         ys.append((NOISE_SCALE * float(np.quantile(e[part], NOISE_QUANTILE))) ** 2)
-    X, y = np.array(rows), np.array(ys)
-    keep = np.ones(len(y), bool)
-    while True:
-        coef = np.linalg.lstsq(X[keep], y[keep], rcond=None)[0]
-        fit = np.maximum(X @ coef, 1.5**2)
-        worst = int(np.argmax(np.where(keep, y / fit, 0.0)))
-        if y[worst] <= NOISE_OUTLIER**2 * fit[worst] or keep.sum() <= NOISE_BINS // 2:
-            break
-        keep[worst] = False
-    s0 = max(float(coef[0]), 1.5**2)
-    k = max(float(coef[1]), 0.0)
-    return np.sqrt(s0 + k * level * level).astype(np.float32)
+    return _noise_curve(rows, ys, level)
 
 
 @pytest.mark.parametrize("channels", [0, 3])
