@@ -55,46 +55,60 @@ def near_hand_colour(levels: np.ndarray, core: np.ndarray, candidates: np.ndarra
     out = candidates.copy()
     if not candidates.any() or not core.any():
         return out
-    bright = np.log(np.maximum(levels.astype(np.float32), 1.0)).mean(axis=-1)
-    cy, cx = np.nonzero(core)
-    bins, inverse, counts = np.unique(hue_bins(levels[cy, cx]), return_inverse=True, return_counts=True)
-    used = counts >= MIN_PIXELS
-    if not used.any():
-        return out
-    index = np.cumsum(used) - 1
-    keep = used[inverse]
-    k = int(used.sum())
-    h, w = core.shape
-    gh, gw = -(-h // CELL), -(-w // CELL)
-    at = ((cy[keep] // CELL) * gw + cx[keep] // CELL) * k + index[inverse[keep]]
-    b = bright[cy[keep], cx[keep]].astype(np.float64)
-    n = gh * gw * k
-    sigma = NEAR_SIGMA * ppu / CELL
-    count, s1, s2 = (
-        _blur(np.bincount(at, weights=v, minlength=n).reshape(gh, gw, k).astype(np.float32), sigma)
-        for v in (None, b, b * b)
-    )
     # A candidate's hue from a 3 × 3 mean (one noisy pixel does not decide); a dark one's hue
     # is noise: it is not judged.
-    smooth = cv2.blur(levels.astype(np.float32), (3, 3))
     py, px = np.nonzero(candidates)
-    c = smooth[py, px]
+    c = cv2.blur(levels.astype(np.float32), (3, 3))[py, px]
     judged = c.min(axis=-1) >= HUE_DARKEST
-    py, px, c = py[judged], px[judged], c[judged]
-    hb = bins[used]
-    ph = hue_bins(c)
-    match = (np.abs(ph[:, None] // HUE_BINS - hb[None, :] // HUE_BINS) <= HUE_MARGIN) & (
-        np.abs(ph[:, None] % HUE_BINS - hb[None, :] % HUE_BINS) <= HUE_MARGIN
+    if not judged.any():
+        return out
+    py, px = py[judged], px[judged]
+    hues, which = np.unique(hue_bins(c[judged]), return_inverse=True)
+    # The core's pixels of each candidate hue (within HUE_MARGIN bins), counted per cell of
+    # the grid: their number, and the sum and sum of squares of their log brightness.
+    cy, cx = np.nonzero(core)
+    core_bins, core_which, core_counts = np.unique(
+        hue_bins(levels[cy, cx]), return_inverse=True, return_counts=True
     )
-    gy, gx = py // CELL, px // CELL
-    wn = (count[gy, gx] * match).sum(axis=1)
-    mean = (s1[gy, gx] * match).sum(axis=1) / np.maximum(wn, 1e-6)
-    sd = np.sqrt(np.maximum((s2[gy, gx] * match).sum(axis=1) / np.maximum(wn, 1e-6) - mean * mean, 0.0))
+    close = (np.abs(core_bins[:, None] // HUE_BINS - hues[None, :] // HUE_BINS) <= HUE_MARGIN) & (
+        np.abs(core_bins[:, None] % HUE_BINS - hues[None, :] % HUE_BINS) <= HUE_MARGIN
+    )
+    close &= (core_counts >= MIN_PIXELS)[:, None]
+    h, w = core.shape
+    gh, gw = -(-h // CELL), -(-w // CELL)
+    # Per (cell, core hue bin) first: far fewer than the core's pixels.
+    nb = len(core_bins)
+    keys, group = np.unique(((cy // CELL) * gw + cx // CELL) * nb + core_which, return_inverse=True)
+    b = _bright(levels[cy, cx]).astype(np.float64)
+    sums = [np.bincount(group, weights=v, minlength=len(keys)) for v in (None, b, b * b)]
+    pair, hue = np.nonzero(close[keys % nb])  # (cell and core hue, candidate hue) pairs
+    if not len(pair):
+        return out
+    k = len(hues)
+    at = (keys[pair] // nb) * k + hue
+    sigma = NEAR_SIGMA * ppu / CELL
+    count, s1, s2 = (
+        _blur(
+            np.bincount(at, weights=v[pair], minlength=gh * gw * k).reshape(gh, gw, k).astype(np.float32),
+            sigma,
+        )
+        for v in sums
+    )
+    cell = (py // CELL, px // CELL, which)
+    wn = count[cell]
+    mean = s1[cell] / np.maximum(wn, 1e-6)
+    sd = np.sqrt(np.maximum(s2[cell] / np.maximum(wn, 1e-6) - mean * mean, 0.0))
     # The kernel is normalised: one pixel right at the candidate weighs 1 / (2π sigma²).
     seen = wn >= NEAR_PIXELS / (2 * np.pi * sigma * sigma)
-    unlike = seen & (np.abs(bright[py, px] - mean) > NEAR_K * sd + NEAR_SHADE)
+    unlike = seen & (np.abs(_bright(levels[py, px]) - mean) > NEAR_K * sd + NEAR_SHADE)
     out[py[unlike], px[unlike]] = False
     return out
+
+
+def _bright(colours: np.ndarray) -> np.ndarray:
+    """Log brightness of (n, 3) colours in 0–255 levels: the mean of the channels' logs."""
+    lv = np.log(np.maximum(colours.astype(np.float32), 1.0))
+    return (lv[:, 0] + lv[:, 1] + lv[:, 2]) / 3
 
 
 def _blur(a: np.ndarray, sigma: float) -> np.ndarray:
