@@ -14,7 +14,8 @@ light of `vision.board_glare`), each pixel is sorted into
   between large foreign regions are closed (a palm spans the squares it covers), and (2) a
   bare-looking pixel whose colour is one the neighbouring hand itself shows, and which is
   connected to that hand through such pixels, is hidden (fingers over a square of their own
-  colour have no visible edge); (3) a hand a shade darker than one colour of square passes
+  colour have no visible edge), unless the hand shows its hue nearby at another brightness
+  (`vision.board_near_colour`: a hand is shaded smoothly; the same holds for (1)); (3) a hand a shade darker than one colour of square passes
   there for a shadow: a dimmed patch over one colour only, touching a hand where its shadow
   cannot fall, is hidden too (`vision.board_hands.dimmed_hand_parts`).
 
