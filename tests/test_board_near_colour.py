@@ -1,8 +1,8 @@
-"""A hand is shaded smoothly: beside where it shows, it could hide only what it is as bright as.
+"""A hand's lighting changes smoothly: beside where it shows, it is no brighter than it shows.
 
 `vision.board_near_colour`: a bare-looking pixel of the hand's palette (or of a gap its palm may
-span) stays "maybe under the hand" only if its brightness is within the spread of the hand's
-own pixels of its hue nearby (see the module doc).
+span) stays "maybe under the hand" unless it is brighter than the hand's own pixels of its hue
+nearby, by more than their spread (see the module doc).
 """
 
 from __future__ import annotations
@@ -39,6 +39,15 @@ def test_far_brighter_in_the_hands_hue_is_not_the_hand() -> None:
     levels[:, PPU + 6 :] *= 1.4  # the same hue, 40 % brighter: the hand is not shaded so nearby
     kept = near_hand_colour(levels, core, cand, PPU)
     assert not kept[PPU, PPU + 10]
+
+
+def test_far_darker_may_be_the_hands_shaded_side() -> None:
+    """A hand's shaded parts fit as the board dimmed and are left out of its core: darker than
+    the hand nearby says nothing."""
+    levels, core, cand = _view()
+    levels[:, PPU + 6 :] *= 0.6
+    kept = near_hand_colour(levels, core, cand, PPU)
+    assert kept[PPU, PPU + 10]
 
 
 def test_slightly_brighter_is_the_hands_own_shading() -> None:

@@ -1,4 +1,4 @@
-"""Could the hand next to this pixel be this bright? A hand's shading is a local matter.
+"""Could the hand next to this pixel be this bright? A hand's lighting is a local matter.
 
 A bare-looking pixel beside a hand is counted as "maybe under the hand" when its colour is one
 the hand shows (`vision.board_surface._under_hands`: the hand's palette, every colour of its
@@ -9,12 +9,14 @@ how bright it is next to where it shows is about how bright it shows there.
 
 A hand can lie unseen over a pixel only where it has that pixel's colour. So where the hand
 shows the pixel's hue nearby (its core, within NEAR_SIGMA squares, Gaussian weights, hues
-within HUE_MARGIN bins of `vision.board_gaps`), the pixel's brightness must lie within the
-spread of those pixels' brightness (NEAR_K standard deviations) plus NEAR_SHADE (log units,
-about ±10 %): otherwise the hand would have to be shaded there unlike anywhere around. Where
-the hand shows no pixel of that hue nearby, nothing is said (the palette and the hue rule
-stand). The hue is the ratio of the channels, which shading leaves alone, so a part of another
-colour (a sleeve beside the skin) does not widen the skin's spread.
+within HUE_MARGIN bins of `vision.board_gaps`), the pixel must not be brighter than those
+pixels by more than their spread (NEAR_K standard deviations) plus NEAR_SHADE (log units,
+about 10 %): otherwise the hand would have to be lit there unlike anywhere around. Darker is
+allowed: a hand's shaded parts fit as the board dimmed and are left out of its core (often of
+its foreign region too), so the core nearby need not show them. Where the hand shows no pixel
+of that hue nearby, nothing is said (the palette and the hue rule stand: a hand's skin may
+show only farther off). The hue is the ratio of the channels, which shading leaves alone, so
+a part of another colour (a sleeve beside the skin) does not widen the skin's spread.
 
 Not judged: a dark pixel (its hue is noise) and a pixel under a lamp's reflection (added light
 raises its brightness; the caller leaves those out).
@@ -30,6 +32,9 @@ of squares of the log brightness, blurred once as the channels of one image.
 >>> kept = near_hand_colour(levels, core, cand, 24)
 >>> bool(kept[10, 24]), bool(kept[10, 34])   # as bright as the hand: kept; far brighter: not
 (True, False)
+>>> levels[:, 30:] /= 2.25                                       # far darker: its shaded side
+>>> bool(near_hand_colour(levels, core, cand, 24)[10, 34])
+True
 """
 
 from __future__ import annotations
@@ -50,8 +55,8 @@ CHANNELS = 500  # hue bins blurred at once (OpenCV's limit is 512 channels)
 
 def near_hand_colour(levels: np.ndarray, core: np.ndarray, candidates: np.ndarray, ppu: int) -> np.ndarray:
     """The ``candidates`` (bare-looking pixels that may be under a hand) that stay so: all but
-    those whose brightness the hand's ``core`` nearby, in the candidate's hue, does not reach
-    (see the module doc). ``levels``: the top view, 0–255 BGR."""
+    those brighter than the hand's ``core`` nearby shows their hue (see the module doc).
+    ``levels``: the top view, 0–255 BGR."""
     out = candidates.copy()
     if not candidates.any() or not core.any():
         return out
@@ -100,7 +105,10 @@ def near_hand_colour(levels: np.ndarray, core: np.ndarray, candidates: np.ndarra
     sd = np.sqrt(np.maximum(s2[cell] / np.maximum(wn, 1e-6) - mean * mean, 0.0))
     # The kernel is normalised: one pixel right at the candidate weighs 1 / (2π sigma²).
     seen = wn >= NEAR_PIXELS / (2 * np.pi * sigma * sigma)
-    unlike = seen & (np.abs(_bright(levels[py, px]) - mean) > NEAR_K * sd + NEAR_SHADE)
+    # Only a pixel brighter than the hand nearby: the hand's darker parts fit as the board
+    # dimmed and are left out of its core (and often of its foreign region), so the core
+    # nearby need not show them (tune 2043 i4 and 2645 e6 were guessed, hands' shaded parts).
+    unlike = seen & (_bright(levels[py, px]) - mean > NEAR_K * sd + NEAR_SHADE)
     out[py[unlike], px[unlike]] = False
     return out
 

@@ -14,8 +14,8 @@ light of `vision.board_glare`), each pixel is sorted into
   between large foreign regions are closed (a palm spans the squares it covers), and (2) a
   bare-looking pixel whose colour is one the neighbouring hand itself shows, and which is
   connected to that hand through such pixels, is hidden (fingers over a square of their own
-  colour have no visible edge), unless the hand shows its hue nearby at another brightness
-  (`vision.board_near_colour`: a hand is shaded smoothly; the same holds for (1)); (3) a hand a shade darker than one colour of square passes
+  colour have no visible edge), unless it is brighter than the hand shows its hue nearby
+  (`vision.board_near_colour`: a hand's lighting changes smoothly; the same holds for (1)); (3) a hand a shade darker than one colour of square passes
   there for a shadow: a dimmed patch over one colour only, touching a hand where its shadow
   cannot fall, is hidden too (`vision.board_hands.dimmed_hand_parts`).
 
@@ -584,8 +584,8 @@ def _under_hands(
         near = nearest[y0:y1, x0:x1]
         mine = near == near[blob][0]
         same[y0:y1, x0:x1] |= mine & palette.ravel()[flat[y0:y1, x0:x1]]
-    # The palette is the whole hand's; next to where it shows, a hand is shaded as it shows
-    # there (vision.board_near_colour). Not judged: pixels under a lamp's light, which
+    # The palette is the whole hand's; next to where it shows, a hand is no brighter than it
+    # shows there (vision.board_near_colour). Not judged: pixels under a lamp's light, which
     # brightens them, and the hand's blurred outline, a mix of hand and board (its rings are
     # unmixed by vision.board_rim).
     core = (cv2.erode(blobs.astype(np.uint8), erode) > 0) & ~dimmed
