@@ -14,7 +14,8 @@ light of `vision.board_glare`), each pixel is sorted into
   between large foreign regions are closed (a palm spans the squares it covers), and (2) a
   bare-looking pixel whose colour is one the neighbouring hand itself shows, and which is
   connected to that hand through such pixels, is hidden (fingers over a square of their own
-  colour have no visible edge); (3) a hand a shade darker than one colour of square passes
+  colour have no visible edge), unless it is brighter than the hand shows its hue nearby
+  (`vision.board_near_colour`: a hand's lighting changes smoothly; the same holds for (1)); (3) a hand a shade darker than one colour of square passes
   there for a shadow: a dimmed patch over one colour only, touching a hand where its shadow
   cannot fall, is hidden too (`vision.board_hands.dimmed_hand_parts`).
 
@@ -35,6 +36,7 @@ from vision.board_geometry import SIZE, BoardGeometry
 from vision.board_glare import Spot, fit_spots, spot_map
 from vision.board_hands import dimmed_hand_parts, reach_across_lines, square_insides
 from vision.board_lighting import LOG_FLOOR, Lighting, design
+from vision.board_near_colour import near_hand_colour
 from vision.board_shadow_verify import verified_shadow
 
 SATURATED = 250
@@ -73,6 +75,7 @@ SHADES = (0.8, 0.9, 1.0, 1.1, 1.2)  # brightness factors a hand's own shading ma
 PALETTE_ERODE = 2  # px: a hand's edge pixels mix with the board; its palette is its core's
 LONE_SHADE = 0.25  # a dimmed patch with less than this share over one colour is over the other only
 OWN_PIXELS = 4  # a hand shows in a square itself with this many pixels inside a thin line
+RIM_RINGS = 3  # px: a hand's blurred outline, hand and board mixed (vision.board_rim.RINGS)
 REACH = 1.2  # squares: how far a hand may extend unseen over squares of its colour
 GLARE_ROUNDS = 2
 SPOT_CONTRAST = 0.7  # share of the printed contrast that must survive under a glare spot
@@ -581,6 +584,15 @@ def _under_hands(
         near = nearest[y0:y1, x0:x1]
         mine = near == near[blob][0]
         same[y0:y1, x0:x1] |= mine & palette.ravel()[flat[y0:y1, x0:x1]]
+    # The palette is the whole hand's; next to where it shows, a hand is no brighter than it
+    # shows there (vision.board_near_colour). Not judged: pixels under a lamp's light, which
+    # brightens them, and the hand's blurred outline, a mix of hand and board (its rings are
+    # unmixed by vision.board_rim).
+    core = (cv2.erode(blobs.astype(np.uint8), erode) > 0) & ~dimmed
+    untold = dist <= RIM_RINGS
+    if lit is not None:
+        untold = untold | lit
+    same = near_hand_colour(levels, core, same & ~untold, ppu) | (same & untold)
     same |= washed
     # A hand part of a dimmed board colour (a thumb a shade darker than the light squares)
     # fits as a shadow, not as foreign; where it may be the hand, the hand shows in that
@@ -609,6 +621,7 @@ def _under_hands(
     if lit is not None:
         # A hollow whose board shows a hue no hand has is not under a hand (vision.board_gaps).
         closed = spanned_gaps(closed, blobs, levels, lit, dimmed, parts)
+        closed = near_hand_colour(levels, core, closed & ~untold, ppu) | (closed & untold)
     same &= ~closed
     same &= bound
     return closed | _grown(blobs | parts, same, ppu) | parts

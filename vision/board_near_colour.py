@@ -1,0 +1,132 @@
+"""Could the hand next to this pixel be this bright? A hand's lighting is a local matter.
+
+A bare-looking pixel beside a hand is counted as "maybe under the hand" when its colour is one
+the hand shows (`vision.board_surface._under_hands`: the hand's palette, every colour of its
+core give or take 20 % shading), or when it lies in a gap a palm may span (of a hue some hand
+shows, `vision.board_gaps`). Both look at the whole hand: the sleeve's lit fold, the palm's
+shaded side lend their brightness to every pixel within reach. But a hand is shaded smoothly:
+how bright it is next to where it shows is about how bright it shows there.
+
+A hand can lie unseen over a pixel only where it has that pixel's colour. So where the hand
+shows the pixel's hue nearby (its core, within NEAR_SIGMA squares, Gaussian weights, hues
+within HUE_MARGIN bins of `vision.board_gaps`), the pixel must not be brighter than those
+pixels by more than their spread (NEAR_K standard deviations) plus NEAR_SHADE (log units,
+about 10 %): otherwise the hand would have to be lit there unlike anywhere around. Darker is
+allowed: a hand's shaded parts fit as the board dimmed and are left out of its core (often of
+its foreign region too), so the core nearby need not show them. Where the hand shows no pixel
+of that hue nearby, nothing is said (the palette and the hue rule stand: a hand's skin may
+show only farther off). The hue is the ratio of the channels, which shading leaves alone, so
+a part of another colour (a sleeve beside the skin) does not widen the skin's spread.
+
+Not judged: a dark pixel (its hue is noise) and a pixel under a lamp's reflection (added light
+raises its brightness; the caller leaves those out).
+
+The statistics are taken on a grid of CELL px: per hue bin of the core, the count, sum and sum
+of squares of the log brightness, blurred once as the channels of one image.
+
+>>> import numpy as np
+>>> levels = np.full((48, 48, 3), 120.0); levels[:, :, 2] = 160  # B, G, R: one hue
+>>> core = np.zeros((48, 48), bool); core[:, :16] = True       # the hand shows on the left
+>>> levels[:, 30:] *= 1.5                                        # a brighter patch beside it
+>>> cand = np.zeros((48, 48), bool); cand[:, 20:] = True
+>>> kept = near_hand_colour(levels, core, cand, 24)
+>>> bool(kept[10, 24]), bool(kept[10, 34])   # as bright as the hand: kept; far brighter: not
+(True, False)
+>>> levels[:, 30:] /= 2.25                                       # far darker: its shaded side
+>>> bool(near_hand_colour(levels, core, cand, 24)[10, 34])
+True
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.board_gaps import HUE_BINS, HUE_DARKEST, HUE_MARGIN, hue_bins
+
+NEAR_SIGMA = 0.5  # squares: the hand's pixels nearby (Gaussian sigma of their weights)
+NEAR_PIXELS = 2.0  # core pixels of the hue right at the pixel (more farther off) before they testify
+NEAR_SHADE = 0.1  # log brightness the hand's shading may change beyond the spread seen nearby
+NEAR_K = 2.5  # standard deviations of that spread
+MIN_PIXELS = 3  # core pixels of a hue bin before it counts at all
+CELL = 4  # px: the grid the statistics are taken on
+CHANNELS = 500  # hue bins blurred at once (OpenCV's limit is 512 channels)
+
+
+def near_hand_colour(levels: np.ndarray, core: np.ndarray, candidates: np.ndarray, ppu: int) -> np.ndarray:
+    """The ``candidates`` (bare-looking pixels that may be under a hand) that stay so: all but
+    those brighter than the hand's ``core`` nearby shows their hue (see the module doc).
+    ``levels``: the top view, 0–255 BGR."""
+    out = candidates.copy()
+    if not candidates.any() or not core.any():
+        return out
+    # A candidate's hue from a 3 × 3 mean (one noisy pixel does not decide); a dark one's hue
+    # is noise: it is not judged.
+    py, px = np.nonzero(candidates)
+    c = cv2.blur(levels.astype(np.float32), (3, 3))[py, px]
+    judged = c.min(axis=-1) >= HUE_DARKEST
+    if not judged.any():
+        return out
+    py, px = py[judged], px[judged]
+    hues, which = np.unique(hue_bins(c[judged]), return_inverse=True)
+    # The core's pixels of each candidate hue (within HUE_MARGIN bins), counted per cell of
+    # the grid: their number, and the sum and sum of squares of their log brightness.
+    cy, cx = np.nonzero(core)
+    core_bins, core_which, core_counts = np.unique(
+        hue_bins(levels[cy, cx]), return_inverse=True, return_counts=True
+    )
+    close = (np.abs(core_bins[:, None] // HUE_BINS - hues[None, :] // HUE_BINS) <= HUE_MARGIN) & (
+        np.abs(core_bins[:, None] % HUE_BINS - hues[None, :] % HUE_BINS) <= HUE_MARGIN
+    )
+    close &= (core_counts >= MIN_PIXELS)[:, None]
+    h, w = core.shape
+    gh, gw = -(-h // CELL), -(-w // CELL)
+    # Per (cell, core hue bin) first: far fewer than the core's pixels.
+    nb = len(core_bins)
+    keys, group = np.unique(((cy // CELL) * gw + cx // CELL) * nb + core_which, return_inverse=True)
+    b = _bright(levels[cy, cx]).astype(np.float64)
+    sums = [np.bincount(group, weights=v, minlength=len(keys)) for v in (None, b, b * b)]
+    pair, hue = np.nonzero(close[keys % nb])  # (cell and core hue, candidate hue) pairs
+    if not len(pair):
+        return out
+    k = len(hues)
+    at = (keys[pair] // nb) * k + hue
+    sigma = NEAR_SIGMA * ppu / CELL
+    count, s1, s2 = (
+        _blur(
+            np.bincount(at, weights=v[pair], minlength=gh * gw * k).reshape(gh, gw, k).astype(np.float32),
+            sigma,
+        )
+        for v in sums
+    )
+    cell = (py // CELL, px // CELL, which)
+    wn = count[cell]
+    mean = s1[cell] / np.maximum(wn, 1e-6)
+    sd = np.sqrt(np.maximum(s2[cell] / np.maximum(wn, 1e-6) - mean * mean, 0.0))
+    # The kernel is normalised: one pixel right at the candidate weighs 1 / (2π sigma²).
+    seen = wn >= NEAR_PIXELS / (2 * np.pi * sigma * sigma)
+    # Only a pixel brighter than the hand nearby: the hand's darker parts fit as the board
+    # dimmed and are left out of its core (and often of its foreign region), so the core
+    # nearby need not show them (tune 2043 i4 and 2645 e6 were guessed, hands' shaded parts).
+    unlike = seen & (_bright(levels[py, px]) - mean > NEAR_K * sd + NEAR_SHADE)
+    out[py[unlike], px[unlike]] = False
+    return out
+
+
+def _bright(colours: np.ndarray) -> np.ndarray:
+    """Log brightness of (n, 3) colours in 0–255 levels: the mean of the channels' logs."""
+    lv = np.log(np.maximum(colours.astype(np.float32), 1.0))
+    return (lv[:, 0] + lv[:, 1] + lv[:, 2]) / 3
+
+
+def _blur(a: np.ndarray, sigma: float) -> np.ndarray:
+    """A Gaussian blur of every channel of ``a`` (rows, columns, channels)."""
+    out = np.empty_like(a)
+    for lo in range(0, a.shape[2], CHANNELS):
+        part = np.ascontiguousarray(a[:, :, lo : lo + CHANNELS])
+        blurred = cv2.GaussianBlur(part, (0, 0), sigma, borderType=cv2.BORDER_CONSTANT)
+        out[:, :, lo : lo + CHANNELS] = blurred.reshape(part.shape)
+    return out
+
+
+__all__ = ["near_hand_colour"]
