@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from vision.board_gaps import HUE_DARKEST, hue_bins
 from vision.board_near_colour import near_hand_colour
 from vision.board_reader import read_board
 from vision.board_synth import scene
@@ -82,3 +83,25 @@ def test_a_square_beside_a_sleeve_of_another_shade_is_read_empty() -> None:
     assert read.square("f5").state == "empty"
     # The squares under the sleeve stay unknown.
     assert all(read.square(sq).state == "unknown" for sq in ("e5", "f6", "f7"))
+
+
+def test_a_hand_of_many_hues_is_judged_in_every_hue() -> None:
+    """More candidate hues than OpenCV 5 blurs at once (128 channels) are judged in batches:
+    in every hue, a pixel far brighter than the hand beside it is released."""
+    n = 6 * PPU
+    # Every row its own hue (log R/G, log B/G on a 12 × 12 grid), all of one brightness.
+    r = np.arange(n)
+    u, v = -0.5 + 0.09 * (r % 12), -0.5 + 0.09 * (r // 12)
+    g = np.log(90.0) - (u + v) / 3
+    row = np.exp(np.stack([g + v, g, g + u], axis=1)).astype(np.float32)  # B, G, R
+    levels = np.repeat(row[:, None, :], n, axis=1)
+    assert len(np.unique(hue_bins(row))) > 128
+    core = np.zeros((n, n), bool)
+    core[:, : n // 2] = True
+    levels[:, n // 2 + 8 :] *= 1.6  # far brighter a little off the hand
+    assert levels.max() < 255 and levels.min() > HUE_DARKEST
+    cand = np.zeros((n, n), bool)
+    cand[:, n // 2 :] = True
+    kept = near_hand_colour(levels, core, cand, PPU)
+    assert kept[:, n // 2 : n // 2 + 4].all()  # as bright as the hand: still hidden
+    assert not kept[:, n // 2 + 12 : n // 2 + 20].any()  # far brighter, in every row: released

@@ -50,7 +50,7 @@ NEAR_SHADE = 0.1  # log brightness the hand's shading may change beyond the spre
 NEAR_K = 2.5  # standard deviations of that spread
 MIN_PIXELS = 3  # core pixels of a hue bin before it counts at all
 CELL = 4  # px: the grid the statistics are taken on
-CHANNELS = 500  # hue bins blurred at once (OpenCV's limit is 512 channels)
+CHANNELS = 128  # hue bins blurred at once (OpenCV 5 takes at most 128 channels; 4.x took 512)
 
 
 def near_hand_colour(levels: np.ndarray, core: np.ndarray, candidates: np.ndarray, ppu: int) -> np.ndarray:
