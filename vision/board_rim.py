@@ -18,6 +18,14 @@ measured in both linear light (how a lens blurs) and 0–255 levels (how a blurr
 may have been drawn), and the larger hand share of the two is kept.
 
 The next ring is then unmixed the same way against the same colours, up to RINGS rings.
+
+The board beside an outline is not always one colour within BOARD_PX: the hand's own shadow
+falls there, deepest right against the hand, so the board under the outline pixel can be
+darker than the mean of the bare board a few pixels out, and the pixel then lies off the
+segment, or looks more hand than it is. So the board is also taken from the bare pixels of
+the same class right beside it (LOCAL_PX: 3 × 3 and 5 × 5 windows); a pixel freed by any of
+the windows is freed. A mean of a few pixels is noisier than the wide one, so against it a
+pixel must be less than LOCAL_HALF hand, a margin below the half.
 """
 
 from __future__ import annotations
@@ -30,6 +38,8 @@ from vision.board_surface import PALETTE_BIN, PALETTE_BINS, SHADES, colour_bins 
 
 RINGS = 3  # rings of the outline looked at, outwards from the bare board
 BOARD_PX = 5  # the bare board beside a pixel: same class, within this many pixels
+LOCAL_PX = (1, 2)  # ... and right beside it (the shadow by a hand darkens the board there)
+LOCAL_HALF = 0.45  # against those few pixels, the share of hand must stay below this
 HAND_IN = 2  # the hand's inside: foreign pixels at least this far from its outline
 HAND_PX = 4  # ... within this many pixels
 CONTRAST = 8.0  # hand and board at least this many noise sigmas apart (levels)
@@ -102,29 +112,17 @@ def board_rim(
     inside = np.zeros(foreign.shape, bool)
     inside[crop] = cv2.erode(foreign[crop].astype(np.uint8), np.ones((2 * HAND_IN + 1,) * 2, np.uint8)) > 0
     hand, hand_w = _Sums(both, inside[crop]).mean(py, px, HAND_PX)
-    # The board beside it, of the pixel's own class of square.
-    n = len(cy)
-    board, board_w = np.zeros((n, 6)), np.zeros(n)
+    # The board beside it, of the pixel's own class of square: within BOARD_PX, or right
+    # beside it (LOCAL_PX); a pixel unmixed against either is freed.
     cls = classes[cy, cx]
-    for c in np.unique(cls):
-        own = cls == c
-        board[own], board_w[own] = _Sums(both, (bare & (classes == c))[crop]).mean(py[own], px[own], BOARD_PX)
-    hand_lv, hand_li, board_lv, board_li = hand[:, :3], hand[:, 3:], board[:, :3], board[:, 3:]
-    s_lv, off_lv, span_lv = _share(levels[cy, cx].astype(np.float64), board_lv, hand_lv)
-    s_li, _, _ = _share(lin[cy, cx].astype(np.float64), board_li, hand_li)
-    share = np.maximum(s_lv, s_li)
-    ok = (
-        (hand_w >= 1)
-        & (board_w >= 1)
-        & (span_lv >= CONTRAST * sigma)
-        & (off_lv <= ON_MIX * sigma * np.sqrt(3.0))
-        & (share < HALF)
-    )
-    # A hand that shows a colour of the board beside it (skin the colour of the light squares,
-    # a grey sleeve on a grey board) may go on over that board unseen: its outline against
-    # that board is not where it ends, and nothing of it is unmixed.
-    if ok.any():
-        ok[ok] = ~_board_coloured(levels, inside, cy[ok], cx[ok], board_lv[ok])
+    classes_in = [(cls == c, _Sums(both, (bare & (classes == c))[crop])) for c in np.unique(cls)]
+    ok = np.zeros(len(cy), bool)
+    for radius in (BOARD_PX, *LOCAL_PX):
+        board, board_w = np.zeros((len(cy), 6)), np.zeros(len(cy))
+        for own, sums in classes_in:
+            board[own], board_w[own] = sums.mean(py[own], px[own], radius)
+        half = HALF if radius == BOARD_PX else LOCAL_HALF
+        ok |= _unmixed(levels, lin, inside, cy, cx, hand, hand_w, board, board_w, sigma, half)
     allowed = np.zeros(foreign.shape, bool)
     allowed[cy[ok], cx[ok]] = True
     grown = seen.copy()
@@ -136,6 +134,41 @@ def board_rim(
         out |= new
         grown |= new
     return out
+
+
+def _unmixed(
+    levels: np.ndarray,
+    lin: np.ndarray,
+    inside: np.ndarray,
+    cy: np.ndarray,
+    cx: np.ndarray,
+    hand: np.ndarray,
+    hand_w: np.ndarray,
+    board: np.ndarray,
+    board_w: np.ndarray,
+    sigma: float,
+    half: float,
+) -> np.ndarray:
+    """At the pixels (cy, cx): is each one a mix of ``board`` and ``hand`` (levels then linear,
+    six columns) with less than ``half`` of hand, the two colours far enough apart to tell,
+    and the hand not showing the board's colour?"""
+    hand_lv, hand_li, board_lv, board_li = hand[:, :3], hand[:, 3:], board[:, :3], board[:, 3:]
+    s_lv, off_lv, span_lv = _share(levels[cy, cx].astype(np.float64), board_lv, hand_lv)
+    s_li, _, _ = _share(lin[cy, cx].astype(np.float64), board_li, hand_li)
+    share = np.maximum(s_lv, s_li)
+    ok = (
+        (hand_w >= 1)
+        & (board_w >= 1)
+        & (span_lv >= CONTRAST * sigma)
+        & (off_lv <= ON_MIX * sigma * np.sqrt(3.0))
+        & (share < half)
+    )
+    # A hand that shows a colour of the board beside it (skin the colour of the light squares,
+    # a grey sleeve on a grey board) may go on over that board unseen: its outline against
+    # that board is not where it ends, and nothing of it is unmixed.
+    if ok.any():
+        ok[ok] = ~_board_coloured(levels, inside, cy[ok], cx[ok], board_lv[ok])
+    return ok
 
 
 # Square (rank, file) and colour bin (three channels) offsets: the eight squares around and
