@@ -25,7 +25,8 @@ darker than the mean of the bare board a few pixels out, and the pixel then lies
 segment, or looks more hand than it is. So the board is also taken from the bare pixels of
 the same class right beside it (LOCAL_PX: 3 × 3 and 5 × 5 windows); a pixel freed by any of
 the windows is freed. A mean of a few pixels is noisier than the wide one, so against it a
-pixel must be less than LOCAL_HALF hand, a margin below the half.
+pixel must be less than LOCAL_HALF hand, a margin below the half; and where it makes a pixel
+half hand or more, the wide window's mean, which the shadow biases either way, frees nothing.
 """
 
 from __future__ import annotations
@@ -113,16 +114,23 @@ def board_rim(
     inside[crop] = cv2.erode(foreign[crop].astype(np.uint8), np.ones((2 * HAND_IN + 1,) * 2, np.uint8)) > 0
     hand, hand_w = _Sums(both, inside[crop]).mean(py, px, HAND_PX)
     # The board beside it, of the pixel's own class of square: within BOARD_PX, or right
-    # beside it (LOCAL_PX); a pixel unmixed against either is freed.
+    # beside it (LOCAL_PX). A pixel unmixed against the board right beside it is freed; one
+    # unmixed against the wider board only, unless the board right beside it, measured,
+    # makes it half hand or more (a shadow makes the wider mean lie either way).
     cls = classes[cy, cx]
     classes_in = [(cls == c, _Sums(both, (bare & (classes == c))[crop])) for c in np.unique(cls)]
-    ok = np.zeros(len(cy), bool)
-    for radius in (BOARD_PX, *LOCAL_PX):
+
+    def unmixed(radius: int, half: float) -> tuple[np.ndarray, np.ndarray]:
         board, board_w = np.zeros((len(cy), 6)), np.zeros(len(cy))
         for own, sums in classes_in:
             board[own], board_w[own] = sums.mean(py[own], px[own], radius)
-        half = HALF if radius == BOARD_PX else LOCAL_HALF
-        ok |= _unmixed(levels, lin, inside, cy, cx, hand, hand_w, board, board_w, sigma, half)
+        return _unmixed(levels, lin, inside, cy, cx, hand, hand_w, board, board_w, sigma, half)
+
+    wide, _ = unmixed(BOARD_PX, HALF)
+    local = [unmixed(radius, LOCAL_HALF) for radius in LOCAL_PX]
+    freed = np.logical_or.reduce([f for f, _ in local])
+    more_hand = np.logical_or.reduce([m for _, m in local])
+    ok = (wide & ~more_hand) | freed
     allowed = np.zeros(foreign.shape, bool)
     allowed[cy[ok], cx[ok]] = True
     grown = seen.copy()
@@ -148,27 +156,28 @@ def _unmixed(
     board_w: np.ndarray,
     sigma: float,
     half: float,
-) -> np.ndarray:
-    """At the pixels (cy, cx): is each one a mix of ``board`` and ``hand`` (levels then linear,
-    six columns) with less than ``half`` of hand, the two colours far enough apart to tell,
-    and the hand not showing the board's colour?"""
+) -> tuple[np.ndarray, np.ndarray]:
+    """At the pixels (cy, cx), mixes of ``board`` and ``hand`` (levels then linear, six
+    columns), the two colours far enough apart to tell: is each one less than ``half`` hand,
+    with the hand not showing the board's colour (freed), and is it HALF hand or more?"""
     hand_lv, hand_li, board_lv, board_li = hand[:, :3], hand[:, 3:], board[:, :3], board[:, 3:]
     s_lv, off_lv, span_lv = _share(levels[cy, cx].astype(np.float64), board_lv, hand_lv)
     s_li, _, _ = _share(lin[cy, cx].astype(np.float64), board_li, hand_li)
     share = np.maximum(s_lv, s_li)
-    ok = (
+    valid = (
         (hand_w >= 1)
         & (board_w >= 1)
         & (span_lv >= CONTRAST * sigma)
         & (off_lv <= ON_MIX * sigma * np.sqrt(3.0))
-        & (share < half)
     )
+    ok = valid & (share < half)
+    more = valid & (share >= HALF)
     # A hand that shows a colour of the board beside it (skin the colour of the light squares,
     # a grey sleeve on a grey board) may go on over that board unseen: its outline against
     # that board is not where it ends, and nothing of it is unmixed.
     if ok.any():
         ok[ok] = ~_board_coloured(levels, inside, cy[ok], cx[ok], board_lv[ok])
-    return ok
+    return ok, more
 
 
 # Square (rank, file) and colour bin (three channels) offsets: the eight squares around and
