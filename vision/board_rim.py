@@ -119,12 +119,13 @@ def board_rim(
     # makes it half hand or more (a shadow makes the wider mean lie either way).
     cls = classes[cy, cx]
     classes_in = [(cls == c, _Sums(both, (bare & (classes == c))[crop])) for c in np.unique(cls)]
+    keys, ppu = _hand_colours(levels, inside), foreign.shape[0] // SIZE
 
     def unmixed(radius: int, half: float) -> tuple[np.ndarray, np.ndarray]:
         board, board_w = np.zeros((len(cy), 6)), np.zeros(len(cy))
         for own, sums in classes_in:
             board[own], board_w[own] = sums.mean(py[own], px[own], radius)
-        return _unmixed(levels, lin, inside, cy, cx, hand, hand_w, board, board_w, sigma, half)
+        return _unmixed(levels, lin, keys, ppu, cy, cx, hand, hand_w, board, board_w, sigma, half)
 
     wide, _ = unmixed(BOARD_PX, HALF)
     local = [unmixed(radius, LOCAL_HALF) for radius in LOCAL_PX]
@@ -147,7 +148,8 @@ def board_rim(
 def _unmixed(
     levels: np.ndarray,
     lin: np.ndarray,
-    inside: np.ndarray,
+    keys: np.ndarray,
+    ppu: int,
     cy: np.ndarray,
     cx: np.ndarray,
     hand: np.ndarray,
@@ -159,7 +161,8 @@ def _unmixed(
 ) -> tuple[np.ndarray, np.ndarray]:
     """At the pixels (cy, cx), mixes of ``board`` and ``hand`` (levels then linear, six
     columns), the two colours far enough apart to tell: is each one less than ``half`` hand,
-    with the hand not showing the board's colour (freed), and is it HALF hand or more?"""
+    with the hand not showing the board's colour (its colours ``keys``) (freed), and is it
+    HALF hand or more?"""
     hand_lv, hand_li, board_lv, board_li = hand[:, :3], hand[:, 3:], board[:, :3], board[:, 3:]
     s_lv, off_lv, span_lv = _share(levels[cy, cx].astype(np.float64), board_lv, hand_lv)
     s_li, _, _ = _share(lin[cy, cx].astype(np.float64), board_li, hand_li)
@@ -176,7 +179,7 @@ def _unmixed(
     # a grey sleeve on a grey board) may go on over that board unseen: its outline against
     # that board is not where it ends, and nothing of it is unmixed.
     if ok.any():
-        ok[ok] = ~_board_coloured(levels, inside, cy[ok], cx[ok], board_lv[ok])
+        ok[ok] = ~_board_coloured(keys, ppu, cy[ok], cx[ok], board_lv[ok])
     return ok, more
 
 
@@ -185,20 +188,26 @@ def _unmixed(
 _OFFSETS = np.array(np.meshgrid(*([(-1, 0, 1)] * 5), indexing="ij")).reshape(5, -1).T
 
 
-def _board_coloured(
-    levels: np.ndarray, inside: np.ndarray, qy: np.ndarray, qx: np.ndarray, board: np.ndarray
-) -> np.ndarray:
-    """At the pixels (qy, qx): does a hand's inside show the colour of the board beside them
-    (``board``), give or take its shading and a bin per channel, in their square or one of
-    the eight around it?"""
+def _hand_colours(levels: np.ndarray, inside: np.ndarray) -> np.ndarray:
+    """The colours a hand's inside shows, give or take its shading, with the square they are
+    seen in: sorted keys (square, colour bin) for `_board_coloured`."""
     ppu = inside.shape[0] // SIZE
     nb = PALETTE_BINS
     vy, vx = np.nonzero(inside)
-    if not len(vy):
-        return np.ones(len(qy), bool)
     sq_in = (vy // ppu) * SIZE + vx // ppu
     colours = levels[vy, vx]
-    keys = np.unique(np.concatenate([sq_in * nb**3 + colour_bins(colours * f) for f in SHADES]))
+    return np.unique(np.concatenate([sq_in * nb**3 + colour_bins(colours * f) for f in SHADES]))
+
+
+def _board_coloured(
+    keys: np.ndarray, ppu: int, qy: np.ndarray, qx: np.ndarray, board: np.ndarray
+) -> np.ndarray:
+    """At the pixels (qy, qx): does a hand's inside (its colours ``keys``, `_hand_colours`)
+    show the colour of the board beside them (``board``), give or take its shading and a bin
+    per channel, in their square or one of the eight around it?"""
+    nb = PALETTE_BINS
+    if not len(keys):
+        return np.ones(len(qy), bool)
     # The questions, one per square and board colour.
     q = np.clip(board // PALETTE_BIN, 0, nb - 1).astype(np.int64)
     pairs = np.stack([qy // ppu, qx // ppu, q[:, 0], q[:, 1], q[:, 2]], axis=1)
