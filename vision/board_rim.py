@@ -18,6 +18,15 @@ measured in both linear light (how a lens blurs) and 0–255 levels (how a blurr
 may have been drawn), and the larger hand share of the two is kept.
 
 The next ring is then unmixed the same way against the same colours, up to RINGS rings.
+
+The board beside an outline is not always one colour within BOARD_PX: the hand's own shadow
+falls there, deepest right against the hand, so the board under the outline pixel can be
+darker than the mean of the bare board a few pixels out, and the pixel then lies off the
+segment, or looks more hand than it is. So the board is also taken from the bare pixels of
+the same class right beside it (LOCAL_PX: 3 × 3 and 5 × 5 windows); a pixel freed by any of
+the windows is freed. A mean of a few pixels is noisier than the wide one, so against it a
+pixel must be less than LOCAL_HALF hand, a margin below the half; and where it makes a pixel
+half hand or more, the wide window's mean, which the shadow biases either way, frees nothing.
 """
 
 from __future__ import annotations
@@ -30,6 +39,8 @@ from vision.board_surface import PALETTE_BIN, PALETTE_BINS, SHADES, colour_bins 
 
 RINGS = 3  # rings of the outline looked at, outwards from the bare board
 BOARD_PX = 5  # the bare board beside a pixel: same class, within this many pixels
+LOCAL_PX = (1, 2)  # ... and right beside it (the shadow by a hand darkens the board there)
+LOCAL_HALF = 0.45  # against those few pixels, the share of hand must stay below this
 HAND_IN = 2  # the hand's inside: foreign pixels at least this far from its outline
 HAND_PX = 4  # ... within this many pixels
 CONTRAST = 8.0  # hand and board at least this many noise sigmas apart (levels)
@@ -102,29 +113,25 @@ def board_rim(
     inside = np.zeros(foreign.shape, bool)
     inside[crop] = cv2.erode(foreign[crop].astype(np.uint8), np.ones((2 * HAND_IN + 1,) * 2, np.uint8)) > 0
     hand, hand_w = _Sums(both, inside[crop]).mean(py, px, HAND_PX)
-    # The board beside it, of the pixel's own class of square.
-    n = len(cy)
-    board, board_w = np.zeros((n, 6)), np.zeros(n)
+    # The board beside it, of the pixel's own class of square: within BOARD_PX, or right
+    # beside it (LOCAL_PX). A pixel unmixed against the board right beside it is freed; one
+    # unmixed against the wider board only, unless the board right beside it, measured,
+    # makes it half hand or more (a shadow makes the wider mean lie either way).
     cls = classes[cy, cx]
-    for c in np.unique(cls):
-        own = cls == c
-        board[own], board_w[own] = _Sums(both, (bare & (classes == c))[crop]).mean(py[own], px[own], BOARD_PX)
-    hand_lv, hand_li, board_lv, board_li = hand[:, :3], hand[:, 3:], board[:, :3], board[:, 3:]
-    s_lv, off_lv, span_lv = _share(levels[cy, cx].astype(np.float64), board_lv, hand_lv)
-    s_li, _, _ = _share(lin[cy, cx].astype(np.float64), board_li, hand_li)
-    share = np.maximum(s_lv, s_li)
-    ok = (
-        (hand_w >= 1)
-        & (board_w >= 1)
-        & (span_lv >= CONTRAST * sigma)
-        & (off_lv <= ON_MIX * sigma * np.sqrt(3.0))
-        & (share < HALF)
-    )
-    # A hand that shows a colour of the board beside it (skin the colour of the light squares,
-    # a grey sleeve on a grey board) may go on over that board unseen: its outline against
-    # that board is not where it ends, and nothing of it is unmixed.
-    if ok.any():
-        ok[ok] = ~_board_coloured(levels, inside, cy[ok], cx[ok], board_lv[ok])
+    classes_in = [(cls == c, _Sums(both, (bare & (classes == c))[crop])) for c in np.unique(cls)]
+    keys, ppu = _hand_colours(levels, inside), foreign.shape[0] // SIZE
+
+    def unmixed(radius: int, half: float) -> tuple[np.ndarray, np.ndarray]:
+        board, board_w = np.zeros((len(cy), 6)), np.zeros(len(cy))
+        for own, sums in classes_in:
+            board[own], board_w[own] = sums.mean(py[own], px[own], radius)
+        return _unmixed(levels, lin, keys, ppu, cy, cx, hand, hand_w, board, board_w, sigma, half)
+
+    wide, _ = unmixed(BOARD_PX, HALF)
+    local = [unmixed(radius, LOCAL_HALF) for radius in LOCAL_PX]
+    freed = np.logical_or.reduce([f for f, _ in local])
+    more_hand = np.logical_or.reduce([m for _, m in local])
+    ok = (wide & ~more_hand) | freed
     allowed = np.zeros(foreign.shape, bool)
     allowed[cy[ok], cx[ok]] = True
     grown = seen.copy()
@@ -138,25 +145,69 @@ def board_rim(
     return out
 
 
+def _unmixed(
+    levels: np.ndarray,
+    lin: np.ndarray,
+    keys: np.ndarray,
+    ppu: int,
+    cy: np.ndarray,
+    cx: np.ndarray,
+    hand: np.ndarray,
+    hand_w: np.ndarray,
+    board: np.ndarray,
+    board_w: np.ndarray,
+    sigma: float,
+    half: float,
+) -> tuple[np.ndarray, np.ndarray]:
+    """At the pixels (cy, cx), mixes of ``board`` and ``hand`` (levels then linear, six
+    columns), the two colours far enough apart to tell: is each one less than ``half`` hand,
+    with the hand not showing the board's colour (its colours ``keys``) (freed), and is it
+    HALF hand or more?"""
+    hand_lv, hand_li, board_lv, board_li = hand[:, :3], hand[:, 3:], board[:, :3], board[:, 3:]
+    s_lv, off_lv, span_lv = _share(levels[cy, cx].astype(np.float64), board_lv, hand_lv)
+    s_li, _, _ = _share(lin[cy, cx].astype(np.float64), board_li, hand_li)
+    share = np.maximum(s_lv, s_li)
+    valid = (
+        (hand_w >= 1)
+        & (board_w >= 1)
+        & (span_lv >= CONTRAST * sigma)
+        & (off_lv <= ON_MIX * sigma * np.sqrt(3.0))
+    )
+    ok = valid & (share < half)
+    more = valid & (share >= HALF)
+    # A hand that shows a colour of the board beside it (skin the colour of the light squares,
+    # a grey sleeve on a grey board) may go on over that board unseen: its outline against
+    # that board is not where it ends, and nothing of it is unmixed.
+    if ok.any():
+        ok[ok] = ~_board_coloured(keys, ppu, cy[ok], cx[ok], board_lv[ok])
+    return ok, more
+
+
 # Square (rank, file) and colour bin (three channels) offsets: the eight squares around and
 # one bin either way.
 _OFFSETS = np.array(np.meshgrid(*([(-1, 0, 1)] * 5), indexing="ij")).reshape(5, -1).T
 
 
-def _board_coloured(
-    levels: np.ndarray, inside: np.ndarray, qy: np.ndarray, qx: np.ndarray, board: np.ndarray
-) -> np.ndarray:
-    """At the pixels (qy, qx): does a hand's inside show the colour of the board beside them
-    (``board``), give or take its shading and a bin per channel, in their square or one of
-    the eight around it?"""
+def _hand_colours(levels: np.ndarray, inside: np.ndarray) -> np.ndarray:
+    """The colours a hand's inside shows, give or take its shading, with the square they are
+    seen in: sorted keys (square, colour bin) for `_board_coloured`."""
     ppu = inside.shape[0] // SIZE
     nb = PALETTE_BINS
     vy, vx = np.nonzero(inside)
-    if not len(vy):
-        return np.ones(len(qy), bool)
     sq_in = (vy // ppu) * SIZE + vx // ppu
     colours = levels[vy, vx]
-    keys = np.unique(np.concatenate([sq_in * nb**3 + colour_bins(colours * f) for f in SHADES]))
+    return np.unique(np.concatenate([sq_in * nb**3 + colour_bins(colours * f) for f in SHADES]))
+
+
+def _board_coloured(
+    keys: np.ndarray, ppu: int, qy: np.ndarray, qx: np.ndarray, board: np.ndarray
+) -> np.ndarray:
+    """At the pixels (qy, qx): does a hand's inside (its colours ``keys``, `_hand_colours`)
+    show the colour of the board beside them (``board``), give or take its shading and a bin
+    per channel, in their square or one of the eight around it?"""
+    nb = PALETTE_BINS
+    if not len(keys):
+        return np.ones(len(qy), bool)
     # The questions, one per square and board colour.
     q = np.clip(board // PALETTE_BIN, 0, nb - 1).astype(np.int64)
     pairs = np.stack([qy // ppu, qx // ppu, q[:, 0], q[:, 1], q[:, 2]], axis=1)

@@ -1,0 +1,77 @@
+"""A hand's blurred outline in its own shadow (vision.board_rim, board12c): the board right
+under the outline is darker than the bare board a few pixels out, so the outline pixels are
+unmixed against the board right beside them too."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.board_geometry import SIZE
+from vision.board_reader import read_board
+from vision.board_rim import board_rim
+from vision.board_squares import PPU
+from vision.board_synth import scene
+
+N = SIZE * PPU
+V, U = np.mgrid[0:N, 0:N].astype(np.float32)
+CLASSES = ((U // PPU + V // PPU) % 2).astype(int)
+DARK, LIGHT = np.array([70.0, 110.0, 150.0]), np.array([150.0, 200.0, 230.0])
+SLEEVE = np.array([140.0, 90.0, 40.0])  # BGR: a blue sleeve, unlike either square
+EDGE_COL = 100
+
+
+def _frame(edge: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A checkered board with a sleeve over everything right of ``edge`` (sub-pixel) and its
+    shadow on the board beside it: the board at 0.55 of its light within 2 px of the edge,
+    brightening to full light 8 px out. The levels, each pixel's exact hand share, and the
+    shadow's factor."""
+    shadow = np.clip(0.55 + 0.45 * (edge - 2 - (U + 0.5)) / 6, 0.55, 1.0)
+    board = np.where(CLASSES[..., None] == 0, DARK, LIGHT) * shadow[..., None]
+    share = np.clip(U + 1 - edge, 0.0, 1.0)  # pixel u covers [u, u + 1)
+    levels = (1 - share[..., None]) * board + share[..., None] * SLEEVE
+    return levels.astype(np.float32), share, shadow
+
+
+def _rim(levels: np.ndarray, share: np.ndarray) -> np.ndarray:
+    foreign = share > 0.05  # what the board model calls foreign: any visible mix
+    bare = ~foreign
+    lin = (levels / 255.0) ** 2.2
+    return board_rim(levels, lin, foreign, bare, bare, CLASSES, 3.0)
+
+
+def test_an_outline_pixel_in_the_hands_shadow_is_seen() -> None:
+    levels, share, shadow = _frame(EDGE_COL + 0.8)
+    # The board under the outline pixel is in the shadow's depth; the bare board within five
+    # pixels is brighter on average, and against it the pixel looks off the mix.
+    assert shadow[:, EDGE_COL].max() < 0.56 and shadow[:, EDGE_COL - 5].min() > 0.6
+    rim = _rim(levels, share)
+    assert rim[:, EDGE_COL].mean() > 0.95  # 20 % hand: seen board
+    assert not rim[:, EDGE_COL + 1 :].any()
+    assert not rim[share >= 0.5].any()
+
+
+@pytest.mark.parametrize("edge", [0.5, 0.45])
+def test_an_outline_pixel_in_shadow_half_hand_or_more_stays_foreign(edge: float) -> None:
+    # Half hand: against the brighter board a few pixels out, a pixel over the dark squares
+    # looked less hand than it is and was freed; the board right beside it tells, and it
+    # stays foreign. Likewise at 55 %.
+    levels, share, _ = _frame(EDGE_COL + edge)
+    assert share[:, EDGE_COL].min() >= 0.5
+    assert not _rim(levels, share)[:, EDGE_COL].any()
+
+
+def test_against_the_board_right_beside_it_a_pixel_needs_a_margin() -> None:
+    # Against a mean of a few pixels a pixel must be under 45 % hand: one of 47 % over the
+    # light squares (where the wider board, brighter, makes it more hand still) stays foreign.
+    levels, share, _ = _frame(EDGE_COL + 0.53)
+    assert np.allclose(share[:, EDGE_COL], 0.47)
+    assert not _rim(levels, share)[CLASSES[:, EDGE_COL] == 1, EDGE_COL].any()
+
+
+def test_a_square_beside_a_hand_in_its_shadow_is_read_empty() -> None:
+    # Tune scene 93: a hand covers part of g1 (hide 0.45: a piece there would show more than
+    # half of itself); its outline over g1 lies in its own shadow and was counted as hand.
+    shot = scene("tune", 93)
+    assert shot.truth["g1"] == "" and 0 < shot.hide["g1"] < 0.5
+    assert read_board(shot.image).square("g1").state == "empty"
