@@ -46,7 +46,10 @@ def _seen(view, lin, model, foreign, reference):
     levels = to_levels(lin)
     sigma = np.full(lin.shape, 2.0, np.float32)
     candidates = view.line.copy()
-    return seen_lines(lin, model, levels, sigma, reference, candidates, foreign, view.classes, PPU, LINE_PX)
+    light = (np.ones(lin.shape[:2], np.float32), np.zeros(lin.shape[:2], np.float32))
+    return seen_lines(
+        lin, model, light, levels, sigma, reference, candidates, foreign, view.classes, PPU, LINE_PX
+    )
 
 
 def test_bare_and_shadowed_lines_are_seen_a_hand_over_them_is_not():
@@ -110,5 +113,5 @@ def test_a_square_beside_a_hand_is_read_empty_through_its_seen_line(monkeypatch)
     shot = scene("tune", 153)
     assert shot.truth["g2"] == "" and shot.hide["g2"] < 0.05
     assert read_board(shot.image).square("g2").state == "empty"
-    monkeypatch.setattr(board_surface, "seen_lines", lambda *a: np.zeros(a[5].shape, bool))
+    monkeypatch.setattr(board_surface, "seen_lines", lambda *a: np.zeros(a[6].shape, bool))
     assert read_board(shot.image).square("g2").state == "unknown"

@@ -95,12 +95,12 @@ def _make_band(classes: np.ndarray, ppu: int, line_px: int) -> _Band:
     m, r = flat.shape[:2]
     count = m * r
     ids = np.arange(count).reshape(m, r)
-    # Neighbours along the line: the next row (column), if it is not beyond a crossing.
-    step = np.diff(rows) == 1
+    # Neighbours along the line: the next row (column) outside the crossings, beyond a
+    # crossing too (the line goes on across it).
     before = np.full((m, r), count)
     after = np.full((m, r), count)
-    before[:, 1:] = np.where(step[None, :], ids[:, :-1], count)
-    after[:, :-1] = np.where(step[None, :], ids[:, 1:], count)
+    before[:, 1:] = ids[:, :-1]
+    after[:, :-1] = ids[:, 1:]
     sections = pos[flat.reshape(count, -1)]
     section_of = np.full(len(order), count)
     section_of[sections.ravel()] = np.repeat(np.arange(count), 2 * line_px)
@@ -114,7 +114,8 @@ def _make_band(classes: np.ndarray, ppu: int, line_px: int) -> _Band:
 
 def seen_lines(
     lin: np.ndarray,
-    model: np.ndarray,
+    pred: np.ndarray,
+    light: tuple[np.ndarray, np.ndarray],
     levels: np.ndarray,
     sigma: np.ndarray,
     reference: np.ndarray,
@@ -126,8 +127,9 @@ def seen_lines(
 ) -> np.ndarray:
     """The ``candidates`` (band pixels, boolean) whose cross-section shows the grid line.
 
-    ``lin`` is the top view (linear, the modelled glare taken off), ``model`` bare board's
-    modelled colour there (linear), ``levels`` the top view in levels and ``sigma`` its noise
+    ``lin`` is the top view (linear, the modelled glare taken off), ``pred`` bare board's
+    predicted colour there (linear) and ``light`` the local light ``(a, b)`` on it (the
+    modelled board is ``a · pred + b``), ``levels`` the top view in levels and ``sigma`` its noise
     (levels, per channel); ``reference`` the band pixels taken as bare (far from any hand).
     """
     b = _band(classes, ppu, line_px)
@@ -135,7 +137,8 @@ def seen_lines(
     cand = candidates.ravel()[b.order]
     if not cand.any():
         return seen
-    qb = lin.reshape(-1, 3)[b.order] / np.maximum(model.reshape(-1, 3)[b.order], 1e-4)
+    model = light[0].ravel()[b.order, None] * pred.reshape(-1, 3)[b.order] + light[1].ravel()[b.order, None]
+    qb = lin.reshape(-1, 3)[b.order] / np.maximum(model, 1e-4)
     rel = 2.2 * sigma.reshape(-1, 3)[b.order] / np.maximum(levels.reshape(-1, 3)[b.order], 5.0)
     refb = reference.ravel()[b.order]
     prof = np.zeros_like(qb)  # the reference profile: linear ÷ modelled board

@@ -401,7 +401,8 @@ def analyse(
     any_sat = saturated[..., 0] | saturated[..., 1] | saturated[..., 2]
     good_line |= seen_lines(
         rest,
-        a[..., None] * pred + b[..., None],
+        pred,
+        (a, b),
         top_levels,
         sigma,
         good_line & ~unsure & ~any_sat,
