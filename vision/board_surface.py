@@ -36,6 +36,7 @@ from vision.board_geometry import SIZE, BoardGeometry
 from vision.board_glare import Spot, fit_spots, spot_map
 from vision.board_hands import dimmed_hand_parts, reach_across_lines, square_insides
 from vision.board_lighting import LOG_FLOOR, Lighting, design
+from vision.board_line_seen import seen_lines
 from vision.board_near_colour import near_hand_colour
 from vision.board_shadow_verify import verified_shadow
 
@@ -398,6 +399,22 @@ def analyse(
     near = cv2.boxFilter(good_px.astype(np.float32), -1, (5, 5), normalize=False)
     around = cv2.boxFilter((~view.line & ~outside).astype(np.float32), -1, (5, 5), normalize=False)
     good_line = view.line & ~hidden & ~outside & (near > 0.5 * np.maximum(around, 1e-6))
+    # Beside a hand, a line pixel that shows the line is seen (vision.board_line_seen).
+    unsure = cv2.dilate((hidden | foreign).astype(np.uint8), np.ones((11, 11), np.uint8)) > 0
+    any_sat = saturated[..., 0] | saturated[..., 1] | saturated[..., 2]
+    good_line |= seen_lines(
+        rest,
+        pred,
+        (a, b),
+        top_levels,
+        sigma,
+        good_line & ~unsure & ~any_sat,
+        view.line & ~good_line & ~outside & ~pieces & ~any_sat,
+        foreign,
+        view.classes,
+        ppu,
+        LINE_PX,
+    )
     noise = (
         float(median(np.compress(judged.ravel(), sigma.reshape(judged.size, -1), axis=0)))
         if judged.any()
