@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from vision import board_line_seen as bls
 from vision.board_geometry import DEFAULT_GEOMETRY
 from vision.board_line_seen import seen_lines
 from vision.board_surface import LINE_PX, View, to_levels
@@ -115,3 +116,13 @@ def test_a_square_beside_a_hand_is_read_empty_through_its_seen_line(monkeypatch)
     assert read_board(shot.image).square("g2").state == "empty"
     monkeypatch.setattr(board_surface, "seen_lines", lambda *a: np.zeros(a[6].shape, bool))
     assert read_board(shot.image).square("g2").state == "unknown"
+
+
+def test_the_band_layouts_kept_are_bounded() -> None:
+    """One layout per board: reading many boards' layouts keeps only the last BANDS_KEPT."""
+    bls._BANDS.clear()
+    for c in range(bls.BANDS_KEPT + 3):
+        classes = np.full((3 * 24, 3 * 24), c % 4, np.int8)
+        classes[0, c] = (c + 1) % 4  # each layout its own
+        bls._band(classes, 24, 2)
+    assert len(bls._BANDS) == bls.BANDS_KEPT

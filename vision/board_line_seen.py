@@ -55,11 +55,14 @@ class _Band:
 
 
 _BANDS: dict[tuple[int, int, bytes], _Band] = {}
+BANDS_KEPT = 8  # boards' layouts remembered (a daemon reads one board; tests a few)
 
 
 def _band(classes: np.ndarray, ppu: int, line_px: int) -> _Band:
     k = (ppu, line_px, classes.astype(np.int8).tobytes())
     if k not in _BANDS:
+        if len(_BANDS) >= BANDS_KEPT:
+            _BANDS.pop(next(iter(_BANDS)))  # the oldest: nothing grows with the boards seen
         _BANDS[k] = _make_band(classes, ppu, line_px)
     return _BANDS[k]
 
