@@ -330,8 +330,9 @@ def analyse(
     top_levels = to_levels(lin)
     outside = cmax(top_levels) <= 0.5
     saturated = top_levels >= SATURATED
+    any_sat = saturated[..., 0] | saturated[..., 1] | saturated[..., 2]
     judged = ~view.line & ~pieces & ~outside & known
-    w0 = (judged & ~(saturated[..., 0] | saturated[..., 1] | saturated[..., 2])).astype(np.float32)
+    w0 = (judged & ~any_sat).astype(np.float32)
     rest = lin - lamp[..., None]  # what the board shows besides the modelled glare
     r = round(WINDOW * ppu)
     n = (2 * r + 1) ** 2
@@ -401,7 +402,6 @@ def analyse(
     good_line = view.line & ~hidden & ~outside & (near > 0.5 * np.maximum(around, 1e-6))
     # Beside a hand, a line pixel that shows the line is seen (vision.board_line_seen).
     unsure = cv2.dilate((hidden | foreign).astype(np.uint8), np.ones((11, 11), np.uint8)) > 0
-    any_sat = saturated[..., 0] | saturated[..., 1] | saturated[..., 2]
     good_line |= seen_lines(
         rest,
         pred,
