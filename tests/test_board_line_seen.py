@@ -43,6 +43,14 @@ def _crossings(n: int) -> np.ndarray:
     return near[:, None] & near[None, :]
 
 
+def _strip(n: int, boundary: int) -> np.ndarray:
+    """The band of the vertical line at file boundary ``boundary`` (in squares), ranks 4–6
+    short of their ends."""
+    strip = np.zeros((n, n), bool)
+    strip[3 * PPU + 4 : 6 * PPU - 4, boundary * PPU - 2 : boundary * PPU + 2] = True
+    return strip
+
+
 def _seen(view, lin, model, foreign, reference):
     levels = to_levels(lin)
     sigma = np.full(lin.shape, 2.0, np.float32)
@@ -70,13 +78,9 @@ def test_bare_and_shadowed_lines_are_seen_a_hand_over_them_is_not():
     reference[2 * PPU : 7 * PPU] = False  # the reference is far from both
     seen = _seen(view, lin, model, foreign, reference)
     # The vertical line between files c and d, under the hand: not seen.
-    under = np.zeros((n, n), bool)
-    under[3 * PPU + 4 : 6 * PPU - 4, 3 * PPU - 2 : 3 * PPU + 2] = True
-    assert not seen[under].any()
+    assert not seen[_strip(n, 3)].any()
     # The vertical line between files f and g in the shadow: seen.
-    dimmed = np.zeros((n, n), bool)
-    dimmed[3 * PPU + 4 : 6 * PPU - 4, 6 * PPU - 2 : 6 * PPU + 2] = True
-    assert seen[dimmed & ~_crossings(n)].mean() > 0.95
+    assert seen[_strip(n, 6) & ~_crossings(n)].mean() > 0.95
     # Bare lines far from both: seen, except the crossings.
     far = view.line.copy()
     far[2 * PPU : 7 * PPU] = False
@@ -96,12 +100,8 @@ def test_a_line_beside_foreign_pixels_is_not_seen():
     reference = view.line.copy()
     reference[2 * PPU : 7 * PPU] = False
     seen = _seen(view, lin, model, foreign, reference)
-    beside = np.zeros((n, n), bool)
-    beside[3 * PPU + 4 : 6 * PPU - 4, 3 * PPU - 2 : 3 * PPU + 2] = True
-    assert not seen[beside].any()
-    across = np.zeros((n, n), bool)
-    across[3 * PPU + 4 : 6 * PPU - 4, 6 * PPU - 2 : 6 * PPU + 2] = True
-    assert seen[across & ~_crossings(n)].mean() > 0.95
+    assert not seen[_strip(n, 3)].any()  # the line beside them
+    assert seen[_strip(n, 6) & ~_crossings(n)].mean() > 0.95  # a line across the board
 
 
 def test_a_square_beside_a_hand_is_read_empty_through_its_seen_line(monkeypatch):
@@ -122,7 +122,7 @@ def test_the_band_layouts_kept_are_bounded() -> None:
     """One layout per board: reading many boards' layouts keeps only the last BANDS_KEPT."""
     bls._BANDS.clear()
     for c in range(bls.BANDS_KEPT + 3):
-        classes = np.full((3 * 24, 3 * 24), c % 4, np.int8)
+        classes = np.full((3 * PPU, 3 * PPU), c % 4, np.int8)
         classes[0, c] = (c + 1) % 4  # each layout its own
-        bls._band(classes, 24, 2)
+        bls._band(classes, PPU, LINE_PX)
     assert len(bls._BANDS) == bls.BANDS_KEPT
