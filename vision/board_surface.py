@@ -605,11 +605,15 @@ def _under_hands(
     # shows there (vision.board_near_colour). Not judged: pixels under a lamp's light, which
     # brightens them, and the hand's blurred outline, a mix of hand and board (its rings are
     # unmixed by vision.board_rim).
+    # Judged once for the palette's pixels and the gaps a palm spans alike (each pixel's
+    # verdict is its own); the gaps left after the bounds below drop theirs too.
     core = (cv2.erode(blobs.astype(np.uint8), erode) > 0) & ~dimmed
     untold = dist <= RIM_RINGS
     if lit is not None:
         untold = untold | lit
-    same = near_hand_colour(levels, core, same & ~untold, ppu) | (same & untold)
+    judged_bright = (same | closed) & ~untold
+    unlike = judged_bright & ~near_hand_colour(levels, core, judged_bright, ppu)
+    same &= ~unlike
     same |= washed
     # A hand part of a dimmed board colour (a thumb a shade darker than the light squares)
     # fits as a shadow, not as foreign; where it may be the hand, the hand shows in that
@@ -637,8 +641,7 @@ def _under_hands(
         closed &= ~verified | (cv2.dilate(foreign.astype(np.uint8), margin) > 0)
     if lit is not None:
         # A hollow whose board shows a hue no hand has is not under a hand (vision.board_gaps).
-        closed = spanned_gaps(closed, blobs, levels, lit, dimmed, parts)
-        closed = near_hand_colour(levels, core, closed & ~untold, ppu) | (closed & untold)
+        closed = spanned_gaps(closed, blobs, levels, lit, dimmed, parts) & ~unlike
     same &= ~closed
     same &= bound
     return closed | _grown(blobs | parts, same, ppu) | parts
