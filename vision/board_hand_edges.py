@@ -53,6 +53,15 @@ def outline_pieces(foreign: np.ndarray, seen: np.ndarray, unseen: np.ndarray) ->
     # (4-neighbours, grid lines left out by the caller: ``unseen``), with the hand showing
     # within NEAR px (a hand's blurred outline leaves a rim of hidden pixels between; a seen
     # pixel next to hidden ones alone marks where the pixel model stopped, no outline).
+    rows, cols = np.flatnonzero(foreign.any(axis=1)), np.flatnonzero(foreign.any(axis=0))
+    if not len(rows):
+        return []
+    # Only pixels within NEAR of the hand (and their neighbours) are looked at.
+    m = NEAR + 2
+    h, w = foreign.shape
+    y0, x0 = max(0, int(rows[0]) - m), max(0, int(cols[0]) - m)
+    box = (slice(y0, min(h, int(rows[-1]) + m + 1)), slice(x0, min(w, int(cols[-1]) + m + 1)))
+    foreign, seen, unseen = foreign[box], seen[box], unseen[box]
     s8 = seen.astype(np.uint8)
     u8 = unseen.astype(np.uint8)
     out_x = np.zeros(seen.shape, np.int8)
@@ -76,7 +85,7 @@ def outline_pieces(foreign: np.ndarray, seen: np.ndarray, unseen: np.ndarray) ->
         if stats[k, cv2.CC_STAT_AREA] < MIN_PIECE:
             continue
         idx = order[bounds[k - 1] : bounds[k]]
-        pts = np.stack([xs[idx], ys[idx]], axis=1).astype(np.float64)
+        pts = np.stack([xs[idx] + x0, ys[idx] + y0], axis=1).astype(np.float64)
         centre = pts.mean(axis=0)
         d = pts - centre
         _, v = np.linalg.eigh(d.T @ d)
