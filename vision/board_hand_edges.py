@@ -1,25 +1,26 @@
 """Where a hand's outline is seen on both sides of a square, it goes on straight between.
 
 A hand (a sleeve, an arm, a finger) the colour of one class of squares shows only over the
-other class, so across a checkerboard its outline is seen in pieces about a square long (over
+other class, so across a checkerboard its outline is seen in stretches about a square long (over
 squares of the other colour) with gaps of about a square (over squares of its own colour),
 cut again by the grid lines, which are not judged. Over a gap the pixel model cannot tell
 where the hand ends: the board-coloured pixels joined to it there are *hidden* (they may be
 under the hand) as far as they reach.
 
 But a hand's outline is smooth: where the *same* straight stretch of outline is seen on both
-sides of a gap (two pieces on one line, the hand on the same side of both, the hand's side of
-the line not seen as board in the gap), the outline goes on along that line across the gap.
-That is interpolation, not extrapolation: an outline that bulges out (a thumb, a finger, the
-palm where it joins the arm) between two collinear pieces is what this must not miss, so a
-pair is used only if nothing foreign shows beyond the line in the gap, the pieces are
-straight, and the gap is at most about a square and a half long. Hidden pixels more than
-``MARGIN`` px beyond the line (the edge is measured on blurred, thresholded pixels), between
-the two pieces, within ``DEPTH`` of the line, are then board.
+sides of a gap (two stretches on one line, the hand on the same side of both, the hand's side
+of the line not seen as board in the gap), the outline goes on along that line across the
+gap. That is interpolation, not extrapolation: past the last stretch seen, a hand may go
+anywhere. An outline that bulges out between two stretches on one line (a thumb, fingers,
+the palm where it joins the arm, another hand) is what this must not miss, so a pair is used
+only if nothing foreign shows more than ``BULGE`` px beyond the line in the gap. Hidden
+pixels more than ``MARGIN`` px beyond the line (the outline is measured on blurred,
+thresholded pixels), between the two stretches, within ``DEPTH`` of the line, are then board.
 
-Assumption about the real world: a hand's outline that is straight over the two squares on
-either side of a square of its colour is straight across that square too (an arm's side, a
-finger's side) unless something of the hand shows beyond it there.
+Assumption about the real world: a hand's outline that is seen straight on both sides of a
+stretch of squares of its colour (up to ``MAX_GAP`` squares: part of a forearm) goes on
+straight across them (an arm's side, a finger's side), unless some of the hand shows beyond
+the line there.
 """
 
 from __future__ import annotations
@@ -42,10 +43,10 @@ INNER = (1.0, 4.0)  # px inside the line: the hand's side, which must not be see
 INNER_SHARE = 0.8  # share of the hand's side in the gap that must be unseen (one hand)
 NEAR = 3  # px: a seen pixel this near the hand showing lies on its outline
 
-Piece = tuple[np.ndarray, np.ndarray, np.ndarray, float, float, np.ndarray]
+Stretch = tuple[np.ndarray, np.ndarray, np.ndarray, float, float, np.ndarray]
 
 
-def outline_pieces(foreign: np.ndarray, seen: np.ndarray, unseen: np.ndarray) -> list[Piece]:
+def outline_stretches(foreign: np.ndarray, seen: np.ndarray, unseen: np.ndarray) -> list[Stretch]:
     """The straight stretches of a hand's outline against seen board: per stretch, a point on
     it, its direction and its outward normal (unit vectors, top-view x, y), and the extent of
     its pixels along the direction (lowest, highest), measured from the point, and its pixels."""
@@ -74,9 +75,9 @@ def outline_pieces(foreign: np.ndarray, seen: np.ndarray, unseen: np.ndarray) ->
     edge = seen & ~(cv2.erode(s8 | (1 - u8), _CROSS) > 0)
     edge &= cv2.dilate(foreign.astype(np.uint8), _NEAR) > 0
     count, labels, stats, _ = cv2.connectedComponentsWithStats(edge.astype(np.uint8), connectivity=8)
-    pieces: list[Piece] = []
+    stretches: list[Stretch] = []
     if count <= 1:
-        return pieces
+        return stretches
     ys, xs = np.nonzero(edge)
     lab = labels[ys, xs]
     order = np.argsort(lab, kind="stable")
@@ -102,8 +103,8 @@ def outline_pieces(foreign: np.ndarray, seen: np.ndarray, unseen: np.ndarray) ->
             continue  # the board does not lie to one side of this stretch
         if outward @ normal < 0:
             normal = -normal
-        pieces.append((centre, direction, normal, float(along.min()), float(along.max()), pts))
-    return pieces
+        stretches.append((centre, direction, normal, float(along.min()), float(along.max()), pts))
+    return stretches
 
 
 def beyond_outlines(
@@ -115,26 +116,26 @@ def beyond_outlines(
     ``seen``: pixels seen as bare board; ``unseen``: judged pixels that are not (foreign or
     hidden), grid lines in neither; ``foreign``: pixels unlike the board (a hand, a piece)."""
     out = np.zeros(hidden.shape, bool)
-    pieces = outline_pieces(foreign, seen, unseen)
-    if len(pieces) < 2:
+    stretches = outline_stretches(foreign, seen, unseen)
+    if len(stretches) < 2:
         return out
-    for i, j in _gaps(pieces, ppu):
-        _fill(out, pieces[i], pieces[j], foreign, seen, hidden, ppu)
+    for i, j in _gaps(stretches, ppu):
+        _fill(out, stretches[i], stretches[j], foreign, seen, hidden, ppu)
     return out
 
 
-def _gaps(pieces: list[Piece], ppu: int) -> list[tuple[int, int]]:
+def _gaps(stretches: list[Stretch], ppu: int) -> list[tuple[int, int]]:
     """Pairs (i, j) of stretches with a gap between them on one line: for every stretch, the
     nearest one after it along the line (the way it runs with the board on its right), so
     every gap is looked at once."""
-    centre = np.array([p[0] for p in pieces])
-    normal = np.array([p[2] for p in pieces])
-    lo = np.array([p[3] for p in pieces])
-    hi = np.array([p[4] for p in pieces])
+    centre = np.array([p[0] for p in stretches])
+    normal = np.array([p[2] for p in stretches])
+    lo = np.array([p[3] for p in stretches])
+    hi = np.array([p[4] for p in stretches])
     # Every stretch's direction is its outward normal turned a quarter: the same for two
     # stretches of one outline, whichever way their pixels were ordered.
     direction = np.stack([normal[:, 1], -normal[:, 0]], axis=1)
-    flip = np.einsum("ij,ij->i", direction, np.array([p[1] for p in pieces])) < 0
+    flip = np.einsum("ij,ij->i", direction, np.array([p[1] for p in stretches])) < 0
     lo, hi = np.where(flip, -hi, lo), np.where(flip, -lo, hi)
     rel = centre[None, :, :] - centre[:, None, :]  # [i, j]: from i's centre to j's
     ahead = np.einsum("ijk,ik->ij", rel, direction)
@@ -155,8 +156,8 @@ def _gaps(pieces: list[Piece], ppu: int) -> list[tuple[int, int]]:
 
 def _fill(
     out: np.ndarray,
-    a: Piece,
-    b: Piece,
+    a: Stretch,
+    b: Stretch,
     foreign: np.ndarray,
     seen: np.ndarray,
     hidden: np.ndarray,
