@@ -1,0 +1,205 @@
+"""Where a hand's outline is seen on both sides of a square, it goes on straight between.
+
+A hand (a sleeve, an arm, a finger) the colour of one class of squares shows only over the
+other class, so across a checkerboard its outline is seen in stretches about a square long (over
+squares of the other colour) with gaps of about a square (over squares of its own colour),
+cut again by the grid lines, which are not judged. Over a gap the pixel model cannot tell
+where the hand ends: the board-coloured pixels joined to it there are *hidden* (they may be
+under the hand) as far as they reach.
+
+But a hand's outline is smooth: where the *same* straight stretch of outline is seen on both
+sides of a gap (two stretches on one line, the hand on the same side of both, the hand's side
+of the line not seen as board in the gap), the outline goes on along that line across the
+gap. That is interpolation, not extrapolation: past the last stretch seen, a hand may go
+anywhere. An outline that bulges out between two stretches on one line (a thumb, fingers,
+the palm where it joins the arm, another hand) is what this must not miss, so a pair is used
+only if nothing foreign shows more than ``BULGE`` px beyond the line in the gap. Hidden
+pixels more than ``MARGIN`` px beyond the line (the outline is measured on blurred,
+thresholded pixels), between the two stretches, within ``DEPTH`` of the line, are then board.
+
+Assumption about the real world: a hand's outline that is seen straight on both sides of a
+stretch of squares of its colour (up to ``MAX_GAP`` squares: part of a forearm) goes on
+straight across them (an arm's side, a finger's side), unless some of the hand shows beyond
+the line there.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+MIN_PIECE = 5  # px: a seen stretch of outline shorter than this gives no direction to trust
+STRAIGHT = 1.2  # px: rms distance of a stretch's pixels from its line (a stretch is straight)
+BENT = 3.0  # px: ... and the largest
+ANGLE = np.radians(17)  # two stretches of one outline run the same way within this
+OFFSET = 3.0  # px: ... and each lies this near the other's line (plus the angle's share)
+JOINT = 1.5  # px: rms of both stretches' pixels about their common line
+MIN_GAP = 3  # px: stretches nearer than this along their line are one, cut by noise
+MAX_GAP = 4.0  # squares: the longest gap an outline is carried straight across
+MARGIN = 2.0  # px beyond the line before a pixel is board (blur, thresholds, the line's fit)
+DEPTH = 1.5  # squares beyond the line the bound holds for
+BULGE = 5.0  # px: a foreign pixel further beyond the line in the gap may be the hand bulging out
+INNER = (1.0, 4.0)  # px inside the line: the hand's side, which must not be seen board
+INNER_SHARE = 0.8  # share of the hand's side in the gap that must be unseen (one hand)
+NEAR = 3  # px: a seen pixel this near the hand showing lies on its outline
+
+Stretch = tuple[np.ndarray, np.ndarray, np.ndarray, float, float, np.ndarray]
+
+
+def outline_stretches(foreign: np.ndarray, seen: np.ndarray, unseen: np.ndarray) -> list[Stretch]:
+    """The straight stretches of a hand's outline against seen board: per stretch, a point on
+    it, its direction and its outward normal (unit vectors, top-view x, y), and the extent of
+    its pixels along the direction (lowest, highest), measured from the point, and its pixels."""
+    # The outline is drawn on the seen side: seen pixels next to a pixel that is not seen
+    # (4-neighbours, grid lines left out by the caller: ``unseen``), with the hand showing
+    # within NEAR px (a hand's blurred outline leaves a rim of hidden pixels between; a seen
+    # pixel next to hidden ones alone marks where the pixel model stopped, no outline).
+    rows, cols = np.flatnonzero(foreign.any(axis=1)), np.flatnonzero(foreign.any(axis=0))
+    if not len(rows):
+        return []
+    # Only pixels within NEAR of the hand (and their neighbours) are looked at.
+    m = NEAR + 2
+    h, w = foreign.shape
+    y0, x0 = max(0, int(rows[0]) - m), max(0, int(cols[0]) - m)
+    box = (slice(y0, min(h, int(rows[-1]) + m + 1)), slice(x0, min(w, int(cols[-1]) + m + 1)))
+    foreign, seen, unseen = foreign[box], seen[box], unseen[box]
+    s8 = seen.astype(np.uint8)
+    u8 = unseen.astype(np.uint8)
+    out_x = np.zeros(seen.shape, np.int8)
+    out_y = np.zeros(seen.shape, np.int8)
+    # Outward (towards the board): away from the unseen neighbours.
+    out_x[:, 1:] += u8[:, :-1]
+    out_x[:, :-1] -= u8[:, 1:]
+    out_y[1:, :] += u8[:-1, :]
+    out_y[:-1, :] -= u8[1:, :]
+    edge = seen & ~(cv2.erode(s8 | (1 - u8), _CROSS) > 0)
+    edge &= cv2.dilate(foreign.astype(np.uint8), _NEAR) > 0
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(edge.astype(np.uint8), connectivity=8)
+    stretches: list[Stretch] = []
+    if count <= 1:
+        return stretches
+    ys, xs = np.nonzero(edge)
+    lab = labels[ys, xs]
+    order = np.argsort(lab, kind="stable")
+    bounds = np.searchsorted(lab[order], np.arange(1, count + 1))
+    for k in range(1, count):
+        if stats[k, cv2.CC_STAT_AREA] < MIN_PIECE:
+            continue
+        idx = order[bounds[k - 1] : bounds[k]]
+        pts = np.stack([xs[idx] + x0, ys[idx] + y0], axis=1).astype(np.float64)
+        centre = pts.mean(axis=0)
+        d = pts - centre
+        _, v = np.linalg.eigh(d.T @ d)
+        direction = v[:, 1]
+        normal = np.array([-direction[1], direction[0]])
+        off = d @ normal
+        if np.sqrt(np.mean(off * off)) > STRAIGHT or np.abs(off).max() > BENT:
+            continue
+        along = d @ direction
+        if along.max() - along.min() < MIN_PIECE - 1:
+            continue
+        outward = np.array([out_x[ys[idx], xs[idx]].sum(), out_y[ys[idx], xs[idx]].sum()], np.float64)
+        if abs(outward @ normal) < 0.5 * np.linalg.norm(outward):
+            continue  # the board does not lie to one side of this stretch
+        if outward @ normal < 0:
+            normal = -normal
+        stretches.append((centre, direction, normal, float(along.min()), float(along.max()), pts))
+    return stretches
+
+
+def beyond_outlines(
+    foreign: np.ndarray, seen: np.ndarray, hidden: np.ndarray, unseen: np.ndarray, ppu: int
+) -> np.ndarray:
+    """The ``hidden`` pixels beyond a hand's outline carried straight across a gap between two
+    seen stretches of it (see the module docstring): board, not hand.
+
+    ``seen``: pixels seen as bare board; ``unseen``: judged pixels that are not (foreign or
+    hidden), grid lines in neither; ``foreign``: pixels unlike the board (a hand, a piece)."""
+    out = np.zeros(hidden.shape, bool)
+    stretches = outline_stretches(foreign, seen, unseen)
+    if len(stretches) < 2:
+        return out
+    for i, j in _gaps(stretches, ppu):
+        _fill(out, stretches[i], stretches[j], foreign, seen, hidden, ppu)
+    return out
+
+
+def _gaps(stretches: list[Stretch], ppu: int) -> list[tuple[int, int]]:
+    """Pairs (i, j) of stretches with a gap between them on one line: for every stretch, the
+    nearest one after it along the line (the way it runs with the board on its right), so
+    every gap is looked at once."""
+    centre = np.array([p[0] for p in stretches])
+    normal = np.array([p[2] for p in stretches])
+    lo = np.array([p[3] for p in stretches])
+    hi = np.array([p[4] for p in stretches])
+    # Every stretch's direction is its outward normal turned a quarter: the same for two
+    # stretches of one outline, whichever way their pixels were ordered.
+    direction = np.stack([normal[:, 1], -normal[:, 0]], axis=1)
+    flip = np.einsum("ij,ij->i", direction, np.array([p[1] for p in stretches])) < 0
+    lo, hi = np.where(flip, -hi, lo), np.where(flip, -lo, hi)
+    rel = centre[None, :, :] - centre[:, None, :]  # [i, j]: from i's centre to j's
+    ahead = np.einsum("ijk,ik->ij", rel, direction)
+    side = np.abs(np.einsum("ijk,ik->ij", rel, normal))
+    gap = ahead + lo[None, :] - hi[:, None]
+    ok = (
+        (normal @ normal.T >= np.cos(ANGLE))
+        & (gap >= MIN_GAP)
+        & (gap <= MAX_GAP * ppu)
+        & (side <= OFFSET + np.sin(ANGLE) * np.abs(ahead))
+    )
+    pairs = []
+    for i in np.flatnonzero(ok.any(axis=1)):
+        j = int(np.argmin(np.where(ok[i], gap[i], np.inf)))
+        pairs.append((int(i), j))
+    return pairs
+
+
+def _fill(
+    out: np.ndarray,
+    a: Stretch,
+    b: Stretch,
+    foreign: np.ndarray,
+    seen: np.ndarray,
+    hidden: np.ndarray,
+    ppu: int,
+) -> None:
+    """Mark in ``out`` the hidden pixels beyond the line through stretches ``a`` and ``b``,
+    between them, if they are one straight outline with the hand on one side all along."""
+    pts = np.concatenate([a[5], b[5]])
+    centre = pts.mean(axis=0)
+    d = pts - centre
+    _, v = np.linalg.eigh(d.T @ d)
+    direction = v[:, 1]
+    normal = np.array([-direction[1], direction[0]])
+    if normal @ a[2] < 0:
+        normal = -normal
+    off = d @ normal
+    if np.sqrt(np.mean(off * off)) > JOINT:
+        return  # not on one line
+    along = d @ direction
+    t0, t1 = float(along.min()), float(along.max())
+    depth = DEPTH * ppu
+    # The box of the span of both stretches, from the hand's side out to DEPTH beyond.
+    corners = np.array([centre + t * direction + s * normal for t in (t0, t1) for s in (-INNER[1], depth)])
+    h, w = hidden.shape
+    x0, y0 = (max(int(v), 0) for v in np.floor(corners.min(axis=0)))
+    x1, y1 = (min(int(v) + 1, n) for v, n in zip(np.ceil(corners.max(axis=0)), (w, h), strict=True))
+    if x0 >= x1 or y0 >= y1:
+        return
+    box = (slice(y0, y1), slice(x0, x1))
+    gx = np.arange(x0, x1, dtype=np.float64) - centre[0]
+    gy = np.arange(y0, y1, dtype=np.float64)[:, None] - centre[1]
+    t = gx * direction[0] + gy * direction[1]
+    s = gx * normal[0] + gy * normal[1]
+    span = (t >= t0) & (t <= t1)
+    beyond = span & (s > MARGIN) & (s <= depth)
+    if (foreign[box] & beyond & (s > BULGE)).any():
+        return  # something shows beyond the line: the hand may bulge out there
+    inner = seen[box][span & (s <= -INNER[0]) & (s >= -INNER[1])]
+    if inner.size and inner.mean() > 1 - INNER_SHARE:
+        return  # the hand's side of the line is seen board: two hands, or no hand
+    out[box] |= beyond & hidden[box]
+
+
+_CROSS = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
+_NEAR = np.ones((2 * NEAR + 1,) * 2, np.uint8)
