@@ -38,7 +38,6 @@ from vision.board_hands import dimmed_hand_parts, reach_across_lines, square_ins
 from vision.board_lighting import LOG_FLOOR, Lighting, design
 from vision.board_line_seen import seen_lines
 from vision.board_near_colour import near_hand_colour
-from vision.board_shadow_model import shadow_seen
 from vision.board_shadow_verify import verified_shadow
 
 SATURATED = 250
@@ -397,21 +396,6 @@ def analyse(
         foreign, top_levels, judged, ppu, dimmed, washed, one_colour, log_dim, verified, lit
     ) | (shade & deep)
     good_px = judged & ~hidden & ~foreign
-    # Beside a hand, board dimmed by just the shadow the hands cast (vision.board_shadow_model).
-    good_px |= shadow_seen(
-        rest=rest,
-        pred=pred,
-        b=b,
-        lamp=lamp,
-        levels=top_levels,
-        sigma=sigma,
-        log_dim=log_dim,
-        judged=judged & ~any_sat & ~washed,
-        foreign=foreign,
-        good=good_px,
-        classes=view.classes,
-        line=view.line,
-    )
     # A grid line pixel is as good as the judged pixels around it.
     near = cv2.boxFilter(good_px.astype(np.float32), -1, (5, 5), normalize=False)
     around = cv2.boxFilter((~view.line & ~outside).astype(np.float32), -1, (5, 5), normalize=False)
