@@ -65,7 +65,8 @@ class Lighting:
         for c, off in self.offsets.items():
             table[c] = off
             known_table[c] = True
-        return basis @ self.field.astype(basis.dtype) + table[classes], known_table[classes]
+        # np.take: the same rows as ``table[classes]``, several times faster.
+        return basis @ self.field.astype(basis.dtype) + np.take(table, classes, axis=0), known_table[classes]
 
 
 def checker_contrast(
