@@ -54,3 +54,16 @@ def test_ramp_deviation_at_some_pixels_is_the_whole_views_there():
         assert np.array_equal(got, full[at])
         assert np.array_equal(full, _ramp_deviation_as_it_was(values, mask))
 
+
+def test_clipped_case_only_where_saturated_is_the_whole_views_where():
+    from vision.board_surface import SATURATED, _at_saturated
+
+    for t in range(200):
+        shape = (40, 50, 3) if t % 2 else (40, 50)
+        model = RNG.uniform(0, 270, shape).astype(np.float32)
+        levels = RNG.uniform(0, 255, shape).astype(np.float32)
+        saturated = RNG.random(shape) < [0.0, 0.001, 0.05, 0.5][t % 4]
+        ceiling = SATURATED if t % 3 else 1.0
+        want = np.where(saturated, np.maximum(ceiling - model, 0.0), levels - model)
+        got = _at_saturated(levels - model, saturated, ceiling, model)
+        assert got.dtype == want.dtype and np.array_equal(got, want)
