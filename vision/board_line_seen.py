@@ -140,9 +140,14 @@ def seen_lines(
     cand = candidates.ravel()[b.order]
     if not cand.any():
         return seen
-    model = light[0].ravel()[b.order, None] * pred.reshape(-1, 3)[b.order] + light[1].ravel()[b.order, None]
-    qb = lin.reshape(-1, 3)[b.order] / np.maximum(model, 1e-4)
-    rel = 2.2 * sigma.reshape(-1, 3)[b.order] / np.maximum(levels.reshape(-1, 3)[b.order], 5.0)
+
+    # The band's pixels picked with np.take: the same copies as an index, several times faster.
+    def band(a: np.ndarray) -> np.ndarray:
+        return np.take(a.reshape(-1, 3) if a.ndim == 3 else a.ravel(), b.order, axis=0)
+
+    model = band(light[0])[:, None] * band(pred) + band(light[1])[:, None]
+    qb = band(lin) / np.maximum(model, 1e-4)
+    rel = 2.2 * band(sigma) / np.maximum(band(levels), 5.0)
     refb = reference.ravel()[b.order]
     prof = np.zeros_like(qb)  # the reference profile: linear ÷ modelled board
     spread = np.zeros_like(qb)
@@ -156,7 +161,7 @@ def seen_lines(
         prof[s:e] = med
         spread[s:e] = 1.4826 * mad / np.maximum(med, 1e-3)
     tol = MATCH_SIGMAS * np.sqrt(spread**2 + rel**2) * prof
-    Q, P, T = qb[b.sections], prof[b.sections], tol[b.sections]  # (S, 2·line_px, 3)
+    Q, P, T = (np.take(x, b.sections, axis=0) for x in (qb, prof, tol))  # (S, 2·line_px, 3)
     # One dimming factor for the whole cross-section (a shadow's), fitted.
     f = (Q * P).sum(axis=(1, 2)) / np.maximum((P * P).sum(axis=(1, 2)), 1e-9)
     fits = np.all(np.abs(Q - f[:, None, None] * P) <= f[:, None, None] * T, axis=(1, 2))

@@ -44,6 +44,8 @@ False
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import cv2
 import numpy as np
 
@@ -85,7 +87,10 @@ def verified_shadow(
     c0, c1 = max(0, (cols[0] // ppu - 1) * ppu), min(n, (cols[-1] // ppu + 2) * ppu)
     box = (slice(r0, r1), slice(c0, c1))
     v = log_dim[box]
-    shaded = dimmed[box] & ~line[box] & (ramp_deviation(v, fits[box]) < MATCH)
+    # The ramp is needed at the dimmed pixels only (a few per cent of the view): the blurred
+    # sums are made over the box, the plane's arithmetic at those pixels alone.
+    shaded = dimmed[box] & ~line[box]
+    shaded[shaded] = ramp_deviation(v, fits[box], shaded) < MATCH
     bridged = _bridge_ends(shaded, v, ppu, line_px)
     edge = shaded & (at_line[r0:r1, None] | at_line[None, c0:c1])
     # A patch never crosses a line: the line's pixels are not shaded.
@@ -102,21 +107,28 @@ def verified_shadow(
     return out
 
 
-def ramp_deviation(values: np.ndarray, mask: np.ndarray) -> np.ndarray:
+def ramp_deviation(values: np.ndarray, mask: np.ndarray, at: np.ndarray | None = None) -> np.ndarray:
     """How far each pixel's value is from the plane fitted (Gaussian-weighted least squares,
     ``RAMP_SIGMA``) to the ``mask`` pixels around it. A penumbra is a ramp: beside the hand
     that casts it, its pixels have shallower dimming on one side only, and their flat mean
-    is off by the slope times the window; the plane carries the ramp on."""
+    is off by the slope times the window; the plane carries the ramp on.
+
+    With ``at`` (a boolean map), only the pixels there, in their row-major order: the same
+    numbers (each pixel's arithmetic is its own), without the whole view's."""
     m = mask.astype(np.float32)
     v = values.astype(np.float32)
     h, w = v.shape
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    yy, xx = _grid(h, w)
     mx_, my_, mv = m * xx, m * yy, m * v
     # Nine weighted sums, blurred three at a time (one pass over three channels is cheaper).
     sums = [
         cv2.GaussianBlur(np.dstack(group), (0, 0), RAMP_SIGMA)
         for group in ((m, mx_, my_), (mx_ * xx, mx_ * yy, my_ * yy), (mv, mv * xx, mv * yy))
     ]
+    if at is not None:
+        pick = at.ravel()
+        sums = [np.compress(pick, g.reshape(pick.size, 3), axis=0) for g in sums]
+        v, xx, yy = (np.compress(pick, a.ravel()) for a in (v, xx, yy))
     s = np.maximum(sums[0][..., 0], 1e-6)
     mx, my = sums[0][..., 1] / s, sums[0][..., 2] / s
     cxx = sums[1][..., 0] / s - mx * mx + RAMP_RIDGE
@@ -129,6 +141,16 @@ def ramp_deviation(values: np.ndarray, mask: np.ndarray) -> np.ndarray:
     gx = (cvx * cyy - cvy * cxy) / det
     gy = (cvy * cxx - cvx * cxy) / det
     return np.abs(v - (mean + gx * (xx - mx) + gy * (yy - my)))
+
+
+@lru_cache(maxsize=32)
+def _grid(h: int, w: int) -> tuple[np.ndarray, np.ndarray]:
+    """Row and column coordinates of an ``h × w`` view, float32 (cached: a few sizes, the
+    same every frame)."""
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    yy.setflags(write=False)
+    xx.setflags(write=False)
+    return yy, xx
 
 
 def _bridge_ends(shaded: np.ndarray, log_dim: np.ndarray, ppu: int, line_px: int) -> np.ndarray:

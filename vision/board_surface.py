@@ -161,7 +161,8 @@ def lamp_light(
         bump = spot_map([s], mean.shape)
         # How far each pixel is from board plus this spot; a clipped pixel only says that it
         # is at least as bright as white, which agrees if the spot predicts clipping.
-        gap = np.where(saturated, np.maximum(1.0 - (pred_mean + bump), 0.0), lin_mean - (pred_mean + bump))
+        lit = pred_mean + bump
+        gap = _at_saturated(lin_mean - lit, saturated, 1.0, lit)
         witnessed = False
         for level in (0.5, 0.25, 0.1):  # the spot's core, or its skirt for a narrow one
             core = ((usable & grey) | saturated) & (bump > level * s.amplitude)  # hands say nothing
@@ -207,6 +208,16 @@ def _lone_spot(s: Spot, bump: np.ndarray, gap: np.ndarray, core: np.ndarray, vie
         float(median(g)) <= LONE_FIT * s.amplitude
         and float(np.quantile(g, 0.9)) <= 2 * LONE_FIT * s.amplitude
     )
+
+
+def _at_saturated(values: np.ndarray, saturated: np.ndarray, ceiling: float, model: np.ndarray) -> np.ndarray:
+    """``np.where(saturated, np.maximum(ceiling - model, 0.0), values)``: a clipped pixel only
+    says it is at least as bright as ``ceiling``. ``values`` is a fresh array, changed in
+    place; the clipped case is computed only where it applies (a few pixels, most frames
+    none), with the same numbers."""
+    if saturated.any():
+        values[saturated] = np.maximum(ceiling - model[saturated], 0.0)
+    return values
 
 
 def csum(a: np.ndarray) -> np.ndarray:
@@ -367,7 +378,7 @@ def analyse(
         model = to_levels(a[..., None] * pred + (b + lamp)[..., None])
         resid = top_levels - model
         # A clipped channel only says the board is at least that bright.
-        resid = np.where(saturated, np.maximum(SATURATED - model, 0.0), resid)
+        resid = _at_saturated(resid, saturated, SATURATED, model)
         sigma = _noise(resid, model, w > 0)
         resid_n = cmax(np.abs(resid) / sigma)
         implausible = ident & (
@@ -458,7 +469,7 @@ def _shadowed(
     across the grid lines (`vision.board_shadow_verify`)."""
     dim = csum((rest - b[..., None]) * pred) / np.maximum(csum(pred * pred), 1e-9)
     model = to_levels(dim[..., None] * pred + (b + lamp)[..., None])
-    resid = np.where(saturated, np.maximum(SATURATED - model, 0.0), levels - model)
+    resid = _at_saturated(levels - model, saturated, SATURATED, model)
     fits = cmax(np.abs(resid) / sigma) < SHADOW_SIGMAS
     # Against the unshadowed light: a window half in shadow has a lowered ``a``.
     ratio = dim / np.maximum(a, 1.0)
