@@ -1,0 +1,79 @@
+"""The hand's hue predicted beside it (vision.board_hand_field): board a few percent off the
+hand's hue is seen, the hand's own hue stays hidden, in lamp light as well."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.board_hand_field import hands_and_core, unlike_hand
+
+PPU = 24
+SKIN = (0.20, 0.26, 0.42)  # linear B, G, R
+
+
+def frame(board: tuple[float, float, float], seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """A 3 × 4 square strip: a hand (smoothly shaded) over the left 1.5 squares, board of
+    colour ``board`` right of it, camera noise; and the hand's mask."""
+    rng = np.random.default_rng(seed)
+    h, w = 3 * PPU, 4 * PPU
+    lin = np.empty((h, w, 3), np.float32)
+    lin[:] = board
+    hand = np.zeros((h, w), bool)
+    hand[:, : int(1.5 * PPU)] = True
+    # A hand's shading: 15 % brighter towards its top, over the whole strip.
+    shade = np.linspace(1.15, 0.9, h)[:, None, None]
+    lin[hand] = (np.array(SKIN, np.float32) * shade * np.ones((1, w, 1)))[hand]
+    lin *= 1 + rng.normal(0, 0.02, lin.shape).astype(np.float32)  # ~1 % in levels
+    return lin, hand
+
+
+def released(lin: np.ndarray, hand: np.ndarray, lamp: np.ndarray | None = None) -> np.ndarray:
+    hands, core = hands_and_core(hand, np.zeros_like(hand), 0.1 * PPU * PPU)
+    lamp = np.zeros(hand.shape, np.float32) if lamp is None else lamp
+    cand = ~hand
+    cand[:, int(2.5 * PPU) :] = False  # beside the hand, within a square of it
+    return unlike_hand(lin, lamp, hands, core, cand, PPU, ~hand)
+
+
+@pytest.mark.parametrize("shift", [(1.0, 1.12, 1.0), (1.12, 1.0, 1.0), (1.0, 1.0, 0.88)])
+def test_board_a_few_percent_off_the_hands_hue_is_seen(shift: tuple[float, float, float]) -> None:
+    # Board 12 % off the hand in one channel (a hue a palette bin of 8 levels and 20 % of
+    # shading still takes for the hand's): beside the hand it is released.
+    lin, hand = frame(tuple(s * m for s, m in zip(SKIN, shift, strict=True)))
+    out = released(lin, hand)
+    beside = (slice(None), slice(int(1.5 * PPU) + 4, int(2.5 * PPU)))
+    assert out[beside].mean() > 0.9
+
+
+def test_board_of_the_hands_hue_stays_hidden() -> None:
+    # The hand's own hue, darker or brighter (its shading, or a shadow on the board): both
+    # predictions fit, nothing is released.
+    for scale in (0.7, 1.0, 1.3):
+        lin, hand = frame(tuple(scale * c for c in SKIN), seed=3)
+        assert not released(lin, hand).any()
+
+
+def test_a_hand_in_lamp_light_is_the_hand() -> None:
+    # Lamp light (grey) over the board beside the hand and over part of the hand: a hand
+    # lit like the board (as drawn by the generator) or not (a real glare spot is the board's
+    # reflection, which a hand blocks) is not released.
+    h, w = 3 * PPU, 4 * PPU
+    lamp = np.zeros((h, w), np.float32)
+    lamp[:, int(1.5 * PPU) - 6 :] = 0.15
+    for lit_hand in (True, False):
+        lin, hand = frame(SKIN, seed=5)  # the hand over all of the strip, its colour unseen
+        lin = lin + np.where(hand & ~lit_hand, 0.0, lamp)[..., None]
+        assert not released(lin, hand, lamp).any()
+
+
+def test_lamp_light_does_not_hide_the_board_beside_a_hand() -> None:
+    # Lamp light over board a few percent off the hand's hue, beside a hand out of the
+    # light: less the lamp, the board's hue shows, and it is not the hand's.
+    h, w = 3 * PPU, 4 * PPU
+    lamp = np.zeros((h, w), np.float32)
+    lamp[:, int(1.5 * PPU) :] = 0.15
+    lin, hand = frame((SKIN[0], SKIN[1] * 1.15, SKIN[2]), seed=7)
+    lin = lin + lamp[..., None]
+    out = released(lin, hand, lamp)
+    assert out[:, int(1.5 * PPU) + 4 : int(2.5 * PPU)].mean() > 0.9

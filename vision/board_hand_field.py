@@ -1,0 +1,193 @@
+"""Hand or board? A hand's colour predicted beside it, and the pixels it does not fit.
+
+A bare-looking pixel beside a hand is "maybe under the hand" when its colour is one the
+hand shows (`vision.board_surface._under_hands`): any colour of the hand's core, give or
+take a palette bin (8 levels a channel) and 20 % of shading, or any hue of a hand for the
+gaps a palm spans (`vision.board_gaps`, bins of 0.06 log ratio, widened by two). Those
+tolerances are the whole hand's and the whole frame's; a hand a few percent off the colour of
+a square passes them, and every such square beside it is unknown.
+
+But a hand (a palm, a sleeve) is close to one colour, and its shading changes over many
+squares, not within one; shading scales the channels together and leaves the *hue* (the
+ratios of the channels) alone. So the hand's hue beside each pixel is predicted from the
+hand's own pixels nearby: a smooth field (a Gaussian-weighted mean of the core's hue, over
+about half a square; where the core is farther, over a square and a quarter), with its
+spread there as its own error. The pixel's hue is measured on its neighbourhood (a 5 × 5
+mean of the bare-looking pixels, whose spread gives the measurement's noise). The pixel
+already fits the board (it looks bare); where it also clearly does not fit the hand — more
+than K standard errors off (the hand's spread, the measurement's noise and a floor) — the
+hand is not over it, and it is seen board. Where the hand really has the board's hue, both
+fit and the pixel stays hidden.
+
+Lamp light (a glare spot's added light) shifts hues towards the lamp's. Whether a hand under
+the lamp shows that light (a synthetic frame adds it to everything) or not (a real glare spot
+is the board's reflection, which a hand blocks), a pixel is released only if neither its
+colour nor its colour less the lamp's light fits the hand's (both the hand's core with and
+without the lamp's light).
+
+Not judged: a pixel whose 5 × 5 mean has a dark channel (its hue is noise), a pixel of a
+hand's blurred outline (RIM px: a mix of hand and board, `vision.board_rim`), and a pixel with
+too few bare-looking pixels around it or no hand core within reach.
+
+Real-world assumption: a hand or a sleeve shows one hue over half a square or more, seen in
+its core beside where it might lie unseen (skin and a sleeve side by side show two hues, and
+their spread then keeps every pixel near them hidden).
+
+>>> import numpy as np
+>>> lin = np.full((48, 96, 3), 0.2, np.float32); lin[..., 2] = 0.3   # a skin-like hand (B, G, R)
+>>> lin[:, 48:] = (0.2, 0.22, 0.3)                                     # board a little greener
+>>> hand = np.zeros((48, 96), bool); hand[:, :40] = True
+>>> cand = ~hand
+>>> out = unlike_hand(lin, np.zeros((48, 96), np.float32), hand, hand, cand, 24)
+>>> bool(out[20, 60]), bool(out[20, 44])   # off the hand's hue: board; its own hue: not told
+(True, False)
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+SIGMA = 0.5  # squares: the hand's pixels that predict its hue beside them (Gaussian sigma)
+FAR_SIGMA = 1.25  # squares: ... where the hand's core is farther than that
+MIN_WEIGHT = 0.05  # share of the Gaussian's weight the core must fill to predict at all
+BOX = 5  # px: the neighbourhood a pixel's hue is measured on
+K = 3.0  # standard errors off the hand's hue before a pixel is not the hand
+FLOOR = 0.022  # log ratio: the least error of the hand's predicted hue (linear light)
+DARKEST = 0.006  # linear (about 25 of 255 levels): a darker channel's hue is noise
+RIM = 3  # px: a hand's blurred outline, hand and board mixed (vision.board_rim.RINGS)
+CORE_ERODE = 2  # px: a hand's edge pixels mix with the board; its hue is its core's
+SCALE = 4  # the hand's hue field is smooth: computed on a view this many times smaller
+
+
+def unlike_hand(
+    lin: np.ndarray,
+    lamp: np.ndarray,
+    hands: np.ndarray,
+    core: np.ndarray,
+    candidates: np.ndarray,
+    ppu: int,
+    bare: np.ndarray | None = None,
+) -> np.ndarray:
+    """The ``candidates`` (bare-looking pixels maybe under a hand) whose hue the hand beside
+    them does not have (see the module doc). ``lin``: the top view, linear BGR; ``lamp``: the
+    modelled lamp light (linear, grey) per pixel; ``hands``: the hands' foreign regions;
+    ``core``: the pixels whose colour is surely the hand's; ``bare``: the bare-looking pixels
+    a hue is measured on (default: the candidates)."""
+    out = np.zeros(candidates.shape, bool)
+    if not candidates.any() or not core.any():
+        return out
+    bare = candidates if bare is None else bare
+    # Work in the box around the candidates, widened by the far field's reach.
+    reach = int(3 * FAR_SIGMA * ppu) + BOX
+    rows, cols = np.flatnonzero(candidates.any(axis=1)), np.flatnonzero(candidates.any(axis=0))
+    h, w = candidates.shape
+    y0, y1 = max(0, int(rows[0]) - reach), min(h, int(rows[-1]) + reach + 1)
+    x0, x1 = max(0, int(cols[0]) - reach), min(w, int(cols[-1]) + reach + 1)
+    win = (slice(y0, y1), slice(x0, x1))
+    lin, lamp, core, cand, bare = lin[win], lamp[win], core[win], candidates[win], bare[win]
+    dist = cv2.distanceTransform((~hands[win]).astype(np.uint8), cv2.DIST_L2, 3)
+    cand = cand & (dist > RIM)
+    if not cand.any():
+        return out
+    lamped = bool((lamp > 0).any())
+    fields = [lin] + ([np.maximum(lin - lamp[..., None], 0.0)] if lamped else [])
+    unlike = cand.copy()
+    for colour in fields:
+        unlike &= _off_hue(colour, core, cand, bare, ppu)
+        if not unlike.any():
+            return out
+    out[win] = unlike
+    return out
+
+
+def hands_and_core(foreign: np.ndarray, shade: np.ndarray, min_area: float) -> tuple[np.ndarray, np.ndarray]:
+    """The hands (``foreign`` regions of at least ``min_area`` px) and their cores: CORE_ERODE
+    px in from the outline (whose pixels mix with the board), leaving out ``shade`` (pixels
+    that look like dimmed board: a hand's shadow beside it is often foreign too)."""
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(foreign.astype(np.uint8), connectivity=8)
+    big = stats[:, cv2.CC_STAT_AREA] >= min_area
+    big[0] = False
+    hands = big[labels]
+    kernel = np.ones((2 * CORE_ERODE + 1,) * 2, np.uint8)
+    return hands, (cv2.erode(hands.astype(np.uint8), kernel) > 0) & ~shade
+
+
+def _hue(colour: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Log ratios R/G and B/G of linear BGR colours, and where the darkest channel is bright
+    enough for them to mean anything."""
+    b, g, r = cv2.split(np.log(np.maximum(colour, 1e-4)).astype(np.float32))
+    darkest = np.minimum(np.minimum(colour[..., 0], colour[..., 1]), colour[..., 2])
+    return cv2.merge([r - g, b - g]), darkest >= DARKEST
+
+
+def _off_hue(
+    colour: np.ndarray, core: np.ndarray, cand: np.ndarray, bare: np.ndarray, ppu: int
+) -> np.ndarray:
+    """The ``cand`` pixels whose neighbourhood's hue is more than K standard errors off the
+    hand's hue predicted there (from ``core``)."""
+    hue, bright = _hue(colour)
+    u, v = cv2.split(hue)
+    ys, xs = np.nonzero(cand & bright)
+    out = np.zeros(cand.shape, bool)
+    if not len(ys):
+        return out
+    # The hand's field: mean and spread of the core's hue, Gaussian-weighted, at two reaches.
+    # The spread is that of the core's means over BOX × BOX px (the scale a pixel's hue is
+    # measured on), so that the camera's noise, which averages out there, does not widen it.
+    wc = (core & bright).astype(np.float32)
+    box = cv2.boxFilter(cv2.merge([wc, u * wc, v * wc]), -1, (BOX, BOX), normalize=False)
+    cnt = box[..., 0]
+    held = (cnt >= BOX).astype(np.float32)  # boxes a fifth in the core or more
+    bu, bv = box[..., 1] / np.maximum(cnt, 1.0), box[..., 2] / np.maximum(cnt, 1.0)
+    small = _shrunk([wc, u * wc, v * wc, held, bu * held, bv * held, bu * bu * held, bv * bv * held])
+    near = _field(small, SIGMA * ppu, ys, xs)
+    far = near[0] <= MIN_WEIGHT
+    if far.any():
+        near = np.where(far, _field(small, FAR_SIGMA * ppu, ys, xs), near)
+    weight = np.maximum(near[0], 1e-6)
+    mean = near[1:3] / weight
+    boxes = np.maximum(near[3], 1e-6)
+    box_mean = near[4:6] / boxes
+    var = np.maximum(near[6:8] / boxes - box_mean * box_mean, 0.0)
+    # The pixel's hue: the mean over its neighbourhood's bare-looking pixels, with its noise.
+    wp = (bare & bright).astype(np.float32)
+    box = cv2.boxFilter(
+        cv2.merge([wp, u * wp, v * wp, u * u * wp, v * v * wp]), -1, (BOX, BOX), normalize=False
+    )
+    sums = box[ys, xs].T
+    n = np.maximum(sums[0], 1e-6)
+    own = np.stack(sums[1:3]) / n
+    noise = np.maximum(np.stack(sums[3:5]) / n - own * own, 0.0)
+    err = var + FLOOR * FLOOR + noise / np.maximum(n, 1.0)
+    off = ((own - mean) ** 2 / err).sum(axis=0) > K * K
+    off &= (near[0] > MIN_WEIGHT) & (sums[0] >= BOX)
+    out[ys[off], xs[off]] = True
+    return out
+
+
+def _shrunk(moments: list[np.ndarray]) -> np.ndarray:
+    """The ``moments`` images averaged over blocks of SCALE × SCALE px, as the channels of one
+    image (the hand's field is smooth: it is blurred on this smaller view)."""
+    h, w = moments[0].shape
+    size = (max(1, w // SCALE), max(1, h // SCALE))
+    return np.dstack([cv2.resize(m, size, interpolation=cv2.INTER_AREA) for m in moments])
+
+
+def _field(small: np.ndarray, sigma: float, ys: np.ndarray, xs: np.ndarray) -> np.ndarray:
+    """The Gaussian blur of the ``_shrunk`` moments, read at the full view's pixels ``ys, xs``
+    (bilinear between block centres): (channels, len(ys))."""
+    blurred = cv2.GaussianBlur(small, (0, 0), sigma / SCALE, borderType=cv2.BORDER_CONSTANT)
+    sh, sw = blurred.shape[:2]
+    # Pixel centre y + 0.5 lies at (y + 0.5) / SCALE - 0.5 in block units.
+    fy = np.clip((ys + 0.5) / SCALE - 0.5, 0, sh - 1)
+    fx = np.clip((xs + 0.5) / SCALE - 0.5, 0, sw - 1)
+    y0, x0 = np.minimum(fy.astype(np.int32), sh - 2).clip(0), np.minimum(fx.astype(np.int32), sw - 2).clip(0)
+    ty, tx = (fy - y0)[:, None], (fx - x0)[:, None]
+    y1, x1 = np.minimum(y0 + 1, sh - 1), np.minimum(x0 + 1, sw - 1)
+    top = blurred[y0, x0] * (1 - tx) + blurred[y0, x1] * tx
+    bottom = blurred[y1, x0] * (1 - tx) + blurred[y1, x1] * tx
+    return (top * (1 - ty) + bottom * ty).T
+
+
+__all__ = ["hands_and_core", "unlike_hand"]
