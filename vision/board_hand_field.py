@@ -48,9 +48,12 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+LOCAL = True
 SIGMA = 0.5  # squares: the hand's pixels that predict its hue beside them (Gaussian sigma)
 FAR_SIGMA = 1.25  # squares: ... where the hand's core is farther than that
 MIN_WEIGHT = 0.05  # share of the Gaussian's weight the core must fill to predict at all
+HUE_BIN = 0.01  # log ratio: the grid the hands' hues are marked on
+CORE_SHARE = 0.5  # share of a box of the core's pixels before its mean is a hue of the hand
 BOX = 5  # px: the neighbourhood a pixel's hue is measured on
 K = 3.0  # standard errors off the hand's hue before a pixel is not the hand
 FLOOR = 0.022  # log ratio: the least error of the hand's predicted hue (linear light)
@@ -78,16 +81,8 @@ def unlike_hand(
     if not candidates.any() or not core.any():
         return out
     bare = candidates if bare is None else bare
-    # Work in the box around the candidates, widened by the far field's reach.
-    reach = int(3 * FAR_SIGMA * ppu) + BOX
-    rows, cols = np.flatnonzero(candidates.any(axis=1)), np.flatnonzero(candidates.any(axis=0))
-    h, w = candidates.shape
-    y0, y1 = max(0, int(rows[0]) - reach), min(h, int(rows[-1]) + reach + 1)
-    x0, x1 = max(0, int(cols[0]) - reach), min(w, int(cols[-1]) + reach + 1)
-    win = (slice(y0, y1), slice(x0, x1))
-    lin, lamp, core, cand, bare = lin[win], lamp[win], core[win], candidates[win], bare[win]
-    dist = cv2.distanceTransform((~hands[win]).astype(np.uint8), cv2.DIST_L2, 3)
-    cand = cand & (dist > RIM)
+    dist = cv2.distanceTransform((~hands).astype(np.uint8), cv2.DIST_L2, 3)
+    cand = candidates & (dist > RIM)
     if not cand.any():
         return out
     lamped = bool((lamp > 0).any())
@@ -97,8 +92,7 @@ def unlike_hand(
         unlike &= _off_hue(colour, core, cand, bare, ppu)
         if not unlike.any():
             return out
-    out[win] = unlike
-    return out
+    return unlike
 
 
 def hands_and_core(foreign: np.ndarray, shade: np.ndarray, min_area: float) -> tuple[np.ndarray, np.ndarray]:
@@ -124,46 +118,67 @@ def _hue(colour: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def _off_hue(
     colour: np.ndarray, core: np.ndarray, cand: np.ndarray, bare: np.ndarray, ppu: int
 ) -> np.ndarray:
-    """The ``cand`` pixels whose neighbourhood's hue is more than K standard errors off the
-    hand's hue predicted there (from ``core``)."""
+    """The ``cand`` pixels whose neighbourhood's hue is more than K standard errors from
+    every hue the hands' ``core`` shows."""
     hue, bright = _hue(colour)
     u, v = cv2.split(hue)
     ys, xs = np.nonzero(cand & bright)
     out = np.zeros(cand.shape, bool)
     if not len(ys):
         return out
-    # The hand's field: mean and spread of the core's hue, Gaussian-weighted, at two reaches.
-    # The spread is that of the core's means over BOX × BOX px (the scale a pixel's hue is
-    # measured on), so that the camera's noise, which averages out there, does not widen it.
+    # The hands' hues: the core's means over BOX × BOX px (the scale a pixel's hue is measured
+    # on, where the camera's noise averages out), binned in the hue plane.
     wc = (core & bright).astype(np.float32)
     box = cv2.boxFilter(cv2.merge([wc, u * wc, v * wc]), -1, (BOX, BOX), normalize=False)
-    cnt = box[..., 0]
-    held = (cnt >= BOX).astype(np.float32)  # boxes a fifth in the core or more
-    bu, bv = box[..., 1] / np.maximum(cnt, 1.0), box[..., 2] / np.maximum(cnt, 1.0)
-    small = _shrunk([wc, u * wc, v * wc, held, bu * held, bv * held, bu * bu * held, bv * bv * held])
-    near = _field(small, SIGMA * ppu, ys, xs)
-    far = near[0] <= MIN_WEIGHT
-    if far.any():
-        near = np.where(far, _field(small, FAR_SIGMA * ppu, ys, xs), near)
-    weight = np.maximum(near[0], 1e-6)
-    mean = near[1:3] / weight
-    boxes = np.maximum(near[3], 1e-6)
-    box_mean = near[4:6] / boxes
-    var = np.maximum(near[6:8] / boxes - box_mean * box_mean, 0.0)
+    full = box[..., 0] >= CORE_SHARE * BOX * BOX
+    if not full.any():
+        return out
+    n_core = box[..., 0][full]
+    hand_hues = np.stack([box[..., 1][full], box[..., 2][full]], axis=-1) / n_core[:, None]
     # The pixel's hue: the mean over its neighbourhood's bare-looking pixels, with its noise.
     wp = (bare & bright).astype(np.float32)
-    box = cv2.boxFilter(
-        cv2.merge([wp, u * wp, v * wp, u * u * wp, v * v * wp]), -1, (BOX, BOX), normalize=False
-    )
-    sums = box[ys, xs].T
-    n = np.maximum(sums[0], 1e-6)
-    own = np.stack(sums[1:3]) / n
-    noise = np.maximum(np.stack(sums[3:5]) / n - own * own, 0.0)
-    err = var + FLOOR * FLOOR + noise / np.maximum(n, 1.0)
-    off = ((own - mean) ** 2 / err).sum(axis=0) > K * K
-    off &= (near[0] > MIN_WEIGHT) & (sums[0] >= BOX)
+    sums = cv2.boxFilter(
+        cv2.merge([wp, u * wp, v * wp, u * u * wp + v * v * wp]), -1, (BOX, BOX), normalize=False
+    )[ys, xs]
+    n = np.maximum(sums[:, 0], 1e-6)
+    own = sums[:, 1:3] / n[:, None]
+    noise = np.maximum(sums[:, 3] / n - (own * own).sum(axis=1), 0.0)
+    err = FLOOR * FLOOR + noise / np.maximum(n, 1.0)
+    far = _hue_distance(hand_hues, own)
+    off = (far * far > K * K * err) & (sums[:, 0] >= BOX)
+    if LOCAL:
+        # The hand beside the pixel: the mean and spread of the core's box means nearby,
+        # Gaussian-weighted (half a square; a square and a quarter where the core is farther).
+        held = full.astype(np.float32)
+        bu, bv = box[..., 1] / np.maximum(box[..., 0], 1.0), box[..., 2] / np.maximum(box[..., 0], 1.0)
+        small = _shrunk([held, bu * held, bv * held, bu * bu * held, bv * bv * held])
+        yx = (ys, xs)
+        near = _field(small, SIGMA * ppu, *yx)
+        far_w = near[0] <= MIN_WEIGHT
+        if far_w.any():
+            near = np.where(far_w, _field(small, FAR_SIGMA * ppu, *yx), near)
+        weight = np.maximum(near[0], 1e-6)
+        mean = near[1:3] / weight
+        var = np.maximum(near[3:5] / weight - mean * mean, 0.0)
+        dev = ((own.T - mean) ** 2 / (var + err)).sum(axis=0)
+        off &= (dev > K * K) & (near[0] > MIN_WEIGHT)
     out[ys[off], xs[off]] = True
     return out
+
+
+def _hue_distance(hand_hues: np.ndarray, hues: np.ndarray) -> np.ndarray:
+    """For each of ``hues`` (n, 2), its distance to the nearest of ``hand_hues`` (m, 2), to
+    within a bin: the hand's hues are marked on a grid of HUE_BIN and the grid's distance
+    transform read at each hue (less a bin's half diagonal, so never more than the truth)."""
+    lo = np.minimum(hand_hues.min(axis=0), hues.min(axis=0)) - HUE_BIN
+    hi = np.maximum(hand_hues.max(axis=0), hues.max(axis=0)) + HUE_BIN
+    shape = np.ceil((hi - lo) / HUE_BIN).astype(int) + 1
+    grid = np.ones(tuple(shape), np.uint8)
+    at = np.round((hand_hues - lo) / HUE_BIN).astype(int)
+    grid[at[:, 0], at[:, 1]] = 0
+    dist = cv2.distanceTransform(grid, cv2.DIST_L2, cv2.DIST_MASK_PRECISE)
+    q = np.round((hues - lo) / HUE_BIN).astype(int)
+    return np.maximum(dist[q[:, 0], q[:, 1]] - 0.71, 0.0) * HUE_BIN
 
 
 def _shrunk(moments: list[np.ndarray]) -> np.ndarray:
