@@ -77,3 +77,20 @@ def test_lamp_light_does_not_hide_the_board_beside_a_hand() -> None:
     lin = lin + lamp[..., None]
     out = released(lin, hand, lamp)
     assert out[:, int(1.5 * PPU) + 4 : int(2.5 * PPU)].mean() > 0.9
+
+
+def test_tune_scene_squares_beside_a_hand_of_a_near_colour_are_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Tune scene 83: a hand whose colours are close to the board's; c3 beside it is bare.
+    # The hand's hue, predicted beside it, does not fit its pixels: it reads empty. Without
+    # the prediction it was unknown ("beside a hand of the board's colour").
+    from vision import board_surface
+    from vision.board_reader import read_board
+    from vision.board_synth import scene
+
+    shot = scene("tune", 83)
+    read = read_board(shot.image)
+    assert not shot.truth["c3"]
+    assert read.square("c3").state == "empty"
+    monkeypatch.setattr(board_surface, "unlike_hand", lambda *a, **k: np.zeros(a[4].shape, bool))
+    before = read_board(shot.image)
+    assert before.square("c3").state == "unknown"

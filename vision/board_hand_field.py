@@ -48,11 +48,12 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-LOCAL = True
 SIGMA = 0.5  # squares: the hand's pixels that predict its hue beside them (Gaussian sigma)
 FAR_SIGMA = 1.25  # squares: ... where the hand's core is farther than that
 MIN_WEIGHT = 0.05  # share of the Gaussian's weight the core must fill to predict at all
 HUE_BIN = 0.01  # log ratio: the grid the hands' hues are marked on
+HUE_SPAN = 2.5  # log ratio: hues beyond ± this are marked at it (the grid stays small)
+HUE_MIN = 1  # box means of the core in a hue bin before it is a hand's hue
 CORE_SHARE = 0.5  # share of a box of the core's pixels before its mean is a hue of the hand
 BOX = 5  # px: the neighbourhood a pixel's hue is measured on
 K = 3.0  # standard errors off the hand's hue before a pixel is not the hand
@@ -118,8 +119,8 @@ def _hue(colour: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def _off_hue(
     colour: np.ndarray, core: np.ndarray, cand: np.ndarray, bare: np.ndarray, ppu: int
 ) -> np.ndarray:
-    """The ``cand`` pixels whose neighbourhood's hue is more than K standard errors from
-    every hue the hands' ``core`` shows."""
+    """The ``cand`` pixels whose neighbourhood's hue is more than K standard errors off the
+    hue the hands' ``core`` predicts beside them, and off every hue the core shows."""
     hue, bright = _hue(colour)
     u, v = cv2.split(hue)
     ys, xs = np.nonzero(cand & bright)
@@ -144,24 +145,23 @@ def _off_hue(
     own = sums[:, 1:3] / n[:, None]
     noise = np.maximum(sums[:, 3] / n - (own * own).sum(axis=1), 0.0)
     err = FLOOR * FLOOR + noise / np.maximum(n, 1.0)
+    # Every hue the hands show, near or far: a hand of two colours (skin, a sleeve) may lie
+    # unseen with either, wherever the other outweighs it nearby (tune 591 f9, 954 c2/d2).
     far = _hue_distance(hand_hues, own)
     off = (far * far > K * K * err) & (sums[:, 0] >= BOX)
-    if LOCAL:
-        # The hand beside the pixel: the mean and spread of the core's box means nearby,
-        # Gaussian-weighted (half a square; a square and a quarter where the core is farther).
-        held = full.astype(np.float32)
-        bu, bv = box[..., 1] / np.maximum(box[..., 0], 1.0), box[..., 2] / np.maximum(box[..., 0], 1.0)
-        small = _shrunk([held, bu * held, bv * held, bu * bu * held, bv * bv * held])
-        yx = (ys, xs)
-        near = _field(small, SIGMA * ppu, *yx)
-        far_w = near[0] <= MIN_WEIGHT
-        if far_w.any():
-            near = np.where(far_w, _field(small, FAR_SIGMA * ppu, *yx), near)
-        weight = np.maximum(near[0], 1e-6)
-        mean = near[1:3] / weight
-        var = np.maximum(near[3:5] / weight - mean * mean, 0.0)
-        dev = ((own.T - mean) ** 2 / (var + err)).sum(axis=0)
-        off &= (dev > K * K) & (near[0] > MIN_WEIGHT)
+    # The hand beside the pixel: the mean and spread of the core's box means nearby,
+    # Gaussian-weighted (half a square; a square and a quarter where the core is farther).
+    held = full.astype(np.float32)
+    bu, bv = box[..., 1] / np.maximum(box[..., 0], 1.0), box[..., 2] / np.maximum(box[..., 0], 1.0)
+    small = _shrunk([held, bu * held, bv * held, bu * bu * held, bv * bv * held])
+    near = _field(small, SIGMA * ppu, ys, xs)
+    wide = near[0] <= MIN_WEIGHT
+    if wide.any():
+        near = np.where(wide, _field(small, FAR_SIGMA * ppu, ys, xs), near)
+    weight = np.maximum(near[0], 1e-6)
+    mean = near[1:3] / weight
+    var = np.maximum(near[3:5] / weight - mean * mean, 0.0)
+    off &= (((own.T - mean) ** 2 / (var + err)).sum(axis=0) > K * K) & (near[0] > MIN_WEIGHT)
     out[ys[off], xs[off]] = True
     return out
 
@@ -170,12 +170,15 @@ def _hue_distance(hand_hues: np.ndarray, hues: np.ndarray) -> np.ndarray:
     """For each of ``hues`` (n, 2), its distance to the nearest of ``hand_hues`` (m, 2), to
     within a bin: the hand's hues are marked on a grid of HUE_BIN and the grid's distance
     transform read at each hue (less a bin's half diagonal, so never more than the truth)."""
+    hand_hues, hues = np.clip(hand_hues, -HUE_SPAN, HUE_SPAN), np.clip(hues, -HUE_SPAN, HUE_SPAN)
     lo = np.minimum(hand_hues.min(axis=0), hues.min(axis=0)) - HUE_BIN
     hi = np.maximum(hand_hues.max(axis=0), hues.max(axis=0)) + HUE_BIN
     shape = np.ceil((hi - lo) / HUE_BIN).astype(int) + 1
-    grid = np.ones(tuple(shape), np.uint8)
     at = np.round((hand_hues - lo) / HUE_BIN).astype(int)
-    grid[at[:, 0], at[:, 1]] = 0
+    counts = np.bincount(at[:, 0] * shape[1] + at[:, 1], minlength=int(shape[0] * shape[1]))
+    grid = (counts < HUE_MIN).reshape(tuple(shape)).astype(np.uint8)
+    if grid.all():
+        return np.full(len(hues), np.inf)
     dist = cv2.distanceTransform(grid, cv2.DIST_L2, cv2.DIST_MASK_PRECISE)
     q = np.round((hues - lo) / HUE_BIN).astype(int)
     return np.maximum(dist[q[:, 0], q[:, 1]] - 0.71, 0.0) * HUE_BIN
