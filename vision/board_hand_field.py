@@ -146,7 +146,7 @@ def _off_hue(
     noise = np.maximum(sums[:, 3] / n - (own * own).sum(axis=1), 0.0)
     err = FLOOR * FLOOR + noise / np.maximum(n, 1.0)
     # Every hue the hands show, near or far: a hand of two colours (skin, a sleeve) may lie
-    # unseen with either, wherever the other outweighs it nearby (tune 591 f9, 954 c2/d2).
+    # unseen with either, wherever the other outweighs it nearby (tune 591 f9, 954 d2).
     far = _hue_distance(hand_hues, own)
     off = (far * far > K * K * err) & (sums[:, 0] >= BOX)
     # The hand beside the pixel: the mean and spread of the core's box means nearby,
