@@ -59,13 +59,14 @@ SIGMA = 0.5  # squares: the hand's pixels that predict its hue beside them (Gaus
 FAR_SIGMA = 1.25  # squares: ... where the hand's core is farther than that
 MIN_WEIGHT = 0.05  # share of the Gaussian's weight the core must fill to predict at all
 HUE_BIN = 0.01  # log ratio: the grid the hands' hues are marked on
-HUE_SPAN = 2.5  # log ratio: hues beyond ± this are marked at it (the grid stays small)
+HUE_SPAN = 0.5  # log ratio: the margin of the grid around the hands' hues (it stays small)
 HUE_MIN = 1  # box means of the core in a hue bin before it is a hand's hue
 CORE_SHARE = 0.5  # share of a box of the core's pixels before its mean is a hue of the hand
 BOX = 5  # px: the neighbourhood a pixel's hue is measured on
 K = 3.0  # standard errors off the hand's hue before a pixel is not the hand
 FLOOR = 0.022  # log ratio: the least error of the hand's predicted hue (linear light)
 DARKEST = 0.006  # linear (about 25 of 255 levels): a darker channel's hue is noise
+LAMP_SHIFT = 0.005  # lamp light under this share of a pixel's darkest channel shifts no hue
 RIM = 3  # px: a hand's blurred outline, hand and board mixed (vision.board_rim.RINGS)
 CORE_ERODE = 2  # px: a hand's edge pixels mix with the board; its hue is its core's
 SCALE = 4  # the hand's hue field is smooth: computed on a view this many times smaller
@@ -93,13 +94,13 @@ def unlike_hand(
     cand = candidates & (dist > RIM)
     if not cand.any():
         return out
-    lamped = bool((lamp > 0).any())
-    fields = [lin] + ([np.maximum(lin - lamp[..., None], 0.0)] if lamped else [])
-    unlike = cand.copy()
-    for colour in fields:
-        unlike &= _off_hue(colour, core, cand, bare, ppu)
-        if not unlike.any():
-            return out
+    unlike = _off_hue(lin, core, cand, bare, ppu)
+    # Less the lamp's light, where it could shift a hue measurably (a glare spot's skirt
+    # reaches everywhere, mostly far below a hundredth of the pixel's light).
+    ys, xs = np.nonzero(unlike)
+    darkest = np.minimum(np.minimum(lin[ys, xs, 0], lin[ys, xs, 1]), lin[ys, xs, 2])
+    if (lamp[ys, xs] > LAMP_SHIFT * darkest).any():
+        unlike &= _off_hue(np.maximum(lin - lamp[..., None], 0.0), core, unlike, bare, ppu)
     return unlike
 
 
@@ -176,19 +177,20 @@ def _off_hue(
 def _hue_distance(hand_hues: np.ndarray, hues: np.ndarray) -> np.ndarray:
     """For each of ``hues`` (n, 2), its distance to the nearest of ``hand_hues`` (m, 2), to
     within a bin: the hand's hues are marked on a grid of HUE_BIN and the grid's distance
-    transform read at each hue (less a bin's half diagonal, so never more than the truth)."""
-    hand_hues, hues = np.clip(hand_hues, -HUE_SPAN, HUE_SPAN), np.clip(hues, -HUE_SPAN, HUE_SPAN)
-    lo = np.minimum(hand_hues.min(axis=0), hues.min(axis=0)) - HUE_BIN
-    hi = np.maximum(hand_hues.max(axis=0), hues.max(axis=0)) + HUE_BIN
+    transform read at each hue (less a bin's half diagonal and the 5 × 5 mask's error of up to
+    2 %, so never more than the truth)."""
+    # The grid spans the hands' hues and a margin: a hue farther off is as far as the margin.
+    lo, hi = hand_hues.min(axis=0) - HUE_SPAN, hand_hues.max(axis=0) + HUE_SPAN
+    hues = np.clip(hues, lo, hi)
     shape = np.ceil((hi - lo) / HUE_BIN).astype(int) + 1
     at = np.round((hand_hues - lo) / HUE_BIN).astype(int)
     counts = np.bincount(at[:, 0] * shape[1] + at[:, 1], minlength=int(shape[0] * shape[1]))
     grid = (counts < HUE_MIN).reshape(tuple(shape)).astype(np.uint8)
     if grid.all():
         return np.full(len(hues), np.inf)
-    dist = cv2.distanceTransform(grid, cv2.DIST_L2, cv2.DIST_MASK_PRECISE)
+    dist = cv2.distanceTransform(grid, cv2.DIST_L2, cv2.DIST_MASK_5)
     q = np.round((hues - lo) / HUE_BIN).astype(int)
-    return np.maximum(dist[q[:, 0], q[:, 1]] - 0.71, 0.0) * HUE_BIN
+    return np.maximum(0.98 * dist[q[:, 0], q[:, 1]] - 0.71, 0.0) * HUE_BIN  # the 5 × 5 mask: 2 %
 
 
 def _shrunk(moments: list[np.ndarray]) -> np.ndarray:
