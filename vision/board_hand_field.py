@@ -59,7 +59,7 @@ SIGMA = 0.5  # squares: the hand's pixels that predict its hue beside them (Gaus
 FAR_SIGMA = 1.25  # squares: ... where the hand's core is farther than that
 MIN_WEIGHT = 0.05  # share of the Gaussian's weight the core must fill to predict at all
 HUE_BIN = 0.01  # log ratio: the grid the hands' hues are marked on
-HUE_SPAN = 0.5  # log ratio: the margin of the grid around the hands' hues (it stays small)
+HUE_REACH = 0.25  # log ratio: hand hues farther than this from a pixel's are all as far
 HUE_MIN = 1  # box means of the core in a hue bin before it is a hand's hue
 CORE_SHARE = 0.5  # share of a box of the core's pixels before its mean is a hue of the hand
 BOX = 5  # px: the neighbourhood a pixel's hue is measured on
@@ -90,8 +90,8 @@ def unlike_hand(
     if not candidates.any() or not core.any():
         return out
     bare = candidates if bare is None else bare
-    dist = cv2.distanceTransform((~hands).astype(np.uint8), cv2.DIST_L2, 3)
-    cand = candidates & (dist > RIM)
+    rim = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * RIM + 1,) * 2)
+    cand = candidates & (cv2.dilate(hands.astype(np.uint8), rim) == 0)
     if not cand.any():
         return out
     unlike = _off_hue(lin, core, cand, bare, ppu)
@@ -175,22 +175,23 @@ def _off_hue(
 
 
 def _hue_distance(hand_hues: np.ndarray, hues: np.ndarray) -> np.ndarray:
-    """For each of ``hues`` (n, 2), its distance to the nearest of ``hand_hues`` (m, 2), to
-    within a bin: the hand's hues are marked on a grid of HUE_BIN and the grid's distance
-    transform read at each hue (less a bin's half diagonal and the 5 × 5 mask's error of up to
-    2 %, so never more than the truth)."""
-    # The grid spans the hands' hues and a margin: a hue farther off is as far as the margin.
-    lo, hi = hand_hues.min(axis=0) - HUE_SPAN, hand_hues.max(axis=0) + HUE_SPAN
-    hues = np.clip(hues, lo, hi)
+    """For each of ``hues`` (n, 2), its distance to the nearest of ``hand_hues`` (m, 2), up
+    to HUE_REACH (farther is HUE_REACH) and to within a bin: the hands' hues are marked on a
+    grid of HUE_BIN around ``hues`` and the grid's distance transform read at each hue (less a
+    bin's half diagonal and the 5 × 5 mask's error of up to 2 %, so never more than the truth)."""
+    # Only hand hues within HUE_REACH of some pixel's hue can be the nearest within it.
+    lo, hi = hues.min(axis=0) - HUE_REACH, hues.max(axis=0) + HUE_REACH
+    inside = np.all((hand_hues >= lo) & (hand_hues <= hi), axis=1)
+    if not inside.any():
+        return np.full(len(hues), HUE_REACH)
     shape = np.ceil((hi - lo) / HUE_BIN).astype(int) + 1
-    at = np.round((hand_hues - lo) / HUE_BIN).astype(int)
+    at = np.round((hand_hues[inside] - lo) / HUE_BIN).astype(int)
     counts = np.bincount(at[:, 0] * shape[1] + at[:, 1], minlength=int(shape[0] * shape[1]))
     grid = (counts < HUE_MIN).reshape(tuple(shape)).astype(np.uint8)
-    if grid.all():
-        return np.full(len(hues), np.inf)
     dist = cv2.distanceTransform(grid, cv2.DIST_L2, cv2.DIST_MASK_5)
     q = np.round((hues - lo) / HUE_BIN).astype(int)
-    return np.maximum(0.98 * dist[q[:, 0], q[:, 1]] - 0.71, 0.0) * HUE_BIN  # the 5 × 5 mask: 2 %
+    far = np.maximum(0.98 * dist[q[:, 0], q[:, 1]] - 0.71, 0.0) * HUE_BIN  # the 5 × 5 mask: 2 %
+    return np.minimum(far, HUE_REACH)
 
 
 def _shrunk(moments: list[np.ndarray]) -> np.ndarray:
