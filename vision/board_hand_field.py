@@ -45,7 +45,8 @@ predictions together kept that from happening on 2,000 tune scenes, but it is th
 >>> lin[:, 48:] = (0.2, 0.22, 0.3)                                     # board a little greener
 >>> hand = np.zeros((48, 96), bool); hand[:, :40] = True
 >>> cand = ~hand
->>> out = unlike_hand(lin, np.zeros((48, 96), np.float32), hand, hand, cand, 24)
+>>> board = np.broadcast_to(np.float32([0.2, 0.22, 0.3]), lin.shape)          # its prediction
+>>> out = unlike_hand(lin, board, np.zeros((48, 96), np.float32), hand, hand, cand, 24)
 >>> bool(out[20, 60]), bool(out[20, 44])   # off the hand's hue: board; its own hue: not told
 (True, False)
 """
@@ -64,6 +65,7 @@ HUE_MIN = 1  # box means of the core in a hue bin before it is a hand's hue
 CORE_SHARE = 0.5  # share of a box of the core's pixels before its mean is a hue of the hand
 BOX = 5  # px: the neighbourhood a pixel's hue is measured on
 K = 3.0  # standard errors off the hand's hue before a pixel is not the hand
+BOARD_K = 3.0  # ... and within this many of the board's predicted hue
 FLOOR = 0.022  # log ratio: the least error of the hand's predicted hue (linear light)
 DARKEST = 0.006  # linear (about 25 of 255 levels): a darker channel's hue is noise
 LAMP_SHIFT = 0.005  # lamp light under this share of a pixel's darkest channel shifts no hue
@@ -74,6 +76,7 @@ SCALE = 4  # the hand's hue field is smooth: computed on a view this many times 
 
 def unlike_hand(
     lin: np.ndarray,
+    board: np.ndarray,
     lamp: np.ndarray,
     hands: np.ndarray,
     core: np.ndarray,
@@ -82,7 +85,8 @@ def unlike_hand(
     bare: np.ndarray | None = None,
 ) -> np.ndarray:
     """The ``candidates`` (bare-looking pixels maybe under a hand) whose hue the hand beside
-    them does not have (see the module doc). ``lin``: the top view, linear BGR; ``lamp``: the
+    them does not have (see the module doc). ``lin``: the top view, linear BGR; ``board``:
+    the predicted colour of bare board there (linear BGR, any brightness); ``lamp``: the
     modelled lamp light (linear, grey) per pixel; ``hands``: the hands' foreign regions;
     ``core``: the pixels whose colour is surely the hand's; ``bare``: the bare-looking pixels
     a hue is measured on (default: the candidates)."""
@@ -94,13 +98,19 @@ def unlike_hand(
     cand = candidates & (cv2.dilate(hands.astype(np.uint8), rim) == 0)
     if not cand.any():
         return out
+    # The board's prediction must fit too, and closely: a pixel that only passes for dimmed
+    # board (a dark hand part a shade off the square's hue, its noise large) is not told.
+    rest = np.maximum(lin - lamp[..., None], 0.0)
+    cand = _board_hue(rest, board, cand, bare)
+    if not cand.any():
+        return out
     unlike = _off_hue(lin, core, cand, bare, ppu)
     # Less the lamp's light, where it could shift a hue measurably (a glare spot's skirt
     # reaches everywhere, mostly far below a hundredth of the pixel's light).
     ys, xs = np.nonzero(unlike)
     darkest = np.minimum(np.minimum(lin[ys, xs, 0], lin[ys, xs, 1]), lin[ys, xs, 2])
     if (lamp[ys, xs] > LAMP_SHIFT * darkest).any():
-        unlike &= _off_hue(np.maximum(lin - lamp[..., None], 0.0), core, unlike, bare, ppu)
+        unlike &= _off_hue(rest, core, unlike, bare, ppu)
     return unlike
 
 
@@ -122,6 +132,26 @@ def _hue(colour: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     b, g, r = cv2.split(np.log(np.maximum(colour, 1e-4)).astype(np.float32))
     darkest = np.minimum(np.minimum(colour[..., 0], colour[..., 1]), colour[..., 2])
     return cv2.merge([r - g, b - g]), darkest >= DARKEST
+
+
+def _board_hue(rest: np.ndarray, board: np.ndarray, cand: np.ndarray, bare: np.ndarray) -> np.ndarray:
+    """The ``cand`` pixels whose neighbourhood's hue (``rest``: the colour less the lamp's
+    light) is within K standard errors of the predicted board's hue there."""
+    hue, bright = _hue(rest)
+    board_hue, _ = _hue(board)
+    du, dv = cv2.split(hue - board_hue)
+    ys, xs = np.nonzero(cand & bright)
+    out = np.zeros(cand.shape, bool)
+    wp = (bare & bright).astype(np.float32)
+    sums = cv2.boxFilter(
+        cv2.merge([wp, du * wp, dv * wp, du * du * wp + dv * dv * wp]), -1, (BOX, BOX), normalize=False
+    )[ys, xs]
+    n = np.maximum(sums[:, 0], 1e-6)
+    off = sums[:, 1:3] / n[:, None]
+    noise = np.maximum(sums[:, 3] / n - (off * off).sum(axis=1), 0.0)
+    fits = (off * off).sum(axis=1) <= BOARD_K * BOARD_K * (FLOOR * FLOOR + noise / np.maximum(n, 1.0))
+    out[ys[fits], xs[fits]] = True
+    return out
 
 
 def _off_hue(

@@ -397,7 +397,7 @@ def analyse(
     # Where the hand's own hue, predicted from its core beside the pixel, does not fit the
     # pixel, the hand is not over it: seen board (vision.board_hand_field).
     hands, core = hands_and_core(foreign, dimmed, BLOB_AREA * ppu * ppu)
-    held &= ~unlike_hand(lin, lamp, hands, core, held & ~foreign, ppu, judged & ~foreign)
+    held &= ~unlike_hand(lin, pred, lamp, hands, core, held & ~foreign, ppu, judged & ~foreign)
     hidden = held | (shade & deep)
     good_px = judged & ~hidden & ~foreign
     # A grid line pixel is as good as the judged pixels around it.
