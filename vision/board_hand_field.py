@@ -9,17 +9,22 @@ a square passes them, and every such square beside it is unknown.
 
 But a hand (a palm, a sleeve) is close to one colour, and its shading changes over many
 squares, not within one; shading scales the channels together and leaves the *hue* (the
-ratios of the channels) alone. So each pixel gets two predictions: the board's (it fits: it
-looks bare) and the hand's hue, from the hand's core. The pixel's hue is measured on its
-neighbourhood (a BOX × BOX mean of the bare-looking pixels, whose spread gives the
-measurement's noise), the hand's on the core's BOX × BOX means. The pixel is seen board when
-its hue is more than K standard errors (its noise and a floor) off both
+ratios of the channels) alone. So each pixel gets two predictions of its hue: the board's
+(the predicted colour of bare board, `vision.board_lighting`) and the hand's, from the hand's
+core. The pixel's hue is measured on its neighbourhood (a BOX × BOX mean of the bare-looking
+pixels, whose spread gives the measurement's noise), the hand's on the core's BOX × BOX
+means. The pixel is seen board when its hue is within BOARD_K standard errors (its noise and
+a floor) of the board's, and more than K off both
 
 - the hand's hue beside it: a smooth field, the Gaussian-weighted mean of the core's hue over
   about half a square (a square and a quarter where the core is farther), with its spread
   there added to the error; and
 - every hue the hands' cores show anywhere: a hand of two colours (skin and a sleeve) may lie
   unseen with either, also where the other outweighs it nearby.
+
+The board's fit is checked closely, not only "it looks bare": a dark hand part a shade off a
+square's hue passes for the board dimmed through its noise alone, and if its hue shows
+nowhere in the core (it is left out as shadow-like), nothing else would keep it.
 
 Where the hand really has the board's hue, both predictions fit and the pixel stays hidden.
 
@@ -37,8 +42,8 @@ within reach.
 Real-world assumptions: a hand's hue changes little across it (shading and shadows change its
 brightness), and every colour a hand could show unseen over the board it shows somewhere as a
 hand, over board of another colour (its core). A hand part that looks like the board dimmed
-wherever it lies is left out of the core, and a square under it could be released: the two
-predictions together kept that from happening on 2,000 tune scenes, but it is the weak point.
+wherever it lies is left out of the core; it is kept hidden only because its hue is not quite
+the board's (within the measurement's noise, it would be released): the weak point.
 
 >>> import numpy as np
 >>> lin = np.full((48, 96, 3), 0.2, np.float32); lin[..., 2] = 0.3   # a skin-like hand (B, G, R)
