@@ -105,16 +105,17 @@ def unlike_hand(
         return out
     # The board's prediction must fit too, and closely: a pixel that only passes for dimmed
     # board (a dark hand part a shade off the square's hue, its noise large) is not told.
-    rest = np.maximum(lin - lamp[..., None], 0.0)
+    lamped = bool(lamp.any())
+    rest = _hue(np.maximum(lin - lamp[..., None], 0.0)) if lamped else _hue(lin)
     cand = _board_hue(rest, board, cand, bare)
     if not cand.any():
         return out
-    unlike = _off_hue(lin, core, cand, bare, ppu)
+    unlike = _off_hue(_hue(lin) if lamped else rest, core, cand, bare, ppu)
     # Less the lamp's light, where it could shift a hue measurably (a glare spot's skirt
     # reaches everywhere, mostly far below a hundredth of the pixel's light).
     ys, xs = np.nonzero(unlike)
     darkest = np.minimum(np.minimum(lin[ys, xs, 0], lin[ys, xs, 1]), lin[ys, xs, 2])
-    if (lamp[ys, xs] > LAMP_SHIFT * darkest).any():
+    if lamped and (lamp[ys, xs] > LAMP_SHIFT * darkest).any():
         unlike &= _off_hue(rest, core, unlike, bare, ppu)
     return unlike
 
@@ -139,10 +140,12 @@ def _hue(colour: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return cv2.merge([r - g, b - g]), darkest >= DARKEST
 
 
-def _board_hue(rest: np.ndarray, board: np.ndarray, cand: np.ndarray, bare: np.ndarray) -> np.ndarray:
-    """The ``cand`` pixels whose neighbourhood's hue (``rest``: the colour less the lamp's
-    light) is within K standard errors of the predicted board's hue there."""
-    hue, bright = _hue(rest)
+def _board_hue(
+    rest: tuple[np.ndarray, np.ndarray], board: np.ndarray, cand: np.ndarray, bare: np.ndarray
+) -> np.ndarray:
+    """The ``cand`` pixels whose neighbourhood's hue (``rest``: `_hue` of the colour less the
+    lamp's light) is within BOARD_K standard errors of the predicted board's hue there."""
+    hue, bright = rest
     board_hue, _ = _hue(board)
     du, dv = cv2.split(hue - board_hue)
     ys, xs = np.nonzero(cand & bright)
@@ -160,11 +163,11 @@ def _board_hue(rest: np.ndarray, board: np.ndarray, cand: np.ndarray, bare: np.n
 
 
 def _off_hue(
-    colour: np.ndarray, core: np.ndarray, cand: np.ndarray, bare: np.ndarray, ppu: int
+    colour: tuple[np.ndarray, np.ndarray], core: np.ndarray, cand: np.ndarray, bare: np.ndarray, ppu: int
 ) -> np.ndarray:
     """The ``cand`` pixels whose neighbourhood's hue is more than K standard errors off the
     hue the hands' ``core`` predicts beside them, and off every hue the core shows."""
-    hue, bright = _hue(colour)
+    hue, bright = colour
     u, v = cv2.split(hue)
     ys, xs = np.nonzero(cand & bright)
     out = np.zeros(cand.shape, bool)
