@@ -302,6 +302,7 @@ class ContestRunner:
                     hook(edge)
                 except Exception:
                     log.exception("an edge listener failed")
+            self.session.changed()  # the displays show which buttons are down
             return
         if edge.clock != self.source.clock:
             log.error("edge on clock %s during a contest on %s; ignored", edge.clock, self.source.clock)

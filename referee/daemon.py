@@ -143,6 +143,9 @@ class Referee:
                 "clock": self.source.clock,
                 "seats": list(self.source.seats),
                 "virtual": self.virtual_buttons,
+                # Buttons down now (a release counts once quiet): a hand still resting on one
+                # when the next contest is armed makes that seat "held at arm".
+                "held": sorted(self.source.held()),
             },
             "games": [
                 {
