@@ -30,7 +30,8 @@ import numpy as np
 from vision.board_hand_edges import outline_pixels
 
 MIN_PIECE = 6  # px: a seen stretch shorter than this gives no direction to trust
-END = 0.4  # squares: the part of each stretch next to the gap that the curve is fitted to
+MIN_END = 8.0  # px: each end spans at least this along the chord (else its direction is noise)
+END = 0.55  # squares: the part of each stretch next to the gap that the curve is fitted to
 MIN_GAP = 3.0  # px: stretches nearer than this are one, cut by noise (board_hand_edges' job)
 MAX_GAP = 1.6  # squares: the widest gap a curve is carried across
 FACING = 0.6  # each stretch's outward direction within ~53° of the curve's
@@ -147,7 +148,7 @@ def _bridge(
         return
     # No kink: each stretch's own direction is the curve's where it lies.
     for xs_, ys_ in ((xa, ya), (xb, yb)):
-        if np.ptp(xs_) < MIN_PIECE - 1:
+        if np.ptp(xs_) < MIN_END:
             return
         dx = xs_ - xs_.mean()
         own = float(dx @ (ys_ - ys_.mean())) / float(dx @ dx)
