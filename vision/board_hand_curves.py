@@ -92,6 +92,8 @@ def _pieces(foreign: np.ndarray, seen: np.ndarray, unseen: np.ndarray) -> list[P
             continue
         idx = order[bounds[k - 1] : bounds[k]]
         pts = np.stack([xs[idx] + x0, ys[idx] + y0], axis=1).astype(np.float64)
+        if np.hypot(*np.ptp(pts, axis=0)) < MIN_END:
+            continue  # too short for an end to span MIN_END along any chord
         outward = np.stack([out_x[ys[idx], xs[idx]], out_y[ys[idx], xs[idx]]], axis=1).astype(np.float64)
         pieces.append((pts, outward))
     return pieces
