@@ -46,17 +46,19 @@ NEAR = 3  # px: a seen pixel this near the hand showing lies on its outline
 Stretch = tuple[np.ndarray, np.ndarray, np.ndarray, float, float, np.ndarray]
 
 
-def outline_stretches(foreign: np.ndarray, seen: np.ndarray, unseen: np.ndarray) -> list[Stretch]:
-    """The straight stretches of a hand's outline against seen board: per stretch, a point on
-    it, its direction and its outward normal (unit vectors, top-view x, y), and the extent of
-    its pixels along the direction (lowest, highest), measured from the point, and its pixels."""
+def outline_pixels(
+    foreign: np.ndarray, seen: np.ndarray, unseen: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple[int, int]] | None:
+    """The pixels of a hand's outline against seen board, in a box around the hand: the
+    outline mask, the outward direction per pixel (x, y: away from the unseen neighbours) and
+    the box's corner (x0, y0) in the view; None without a hand."""
     # The outline is drawn on the seen side: seen pixels next to a pixel that is not seen
     # (4-neighbours, grid lines left out by the caller: ``unseen``), with the hand showing
     # within NEAR px (a hand's blurred outline leaves a rim of hidden pixels between; a seen
     # pixel next to hidden ones alone marks where the pixel model stopped, no outline).
     rows, cols = np.flatnonzero(foreign.any(axis=1)), np.flatnonzero(foreign.any(axis=0))
     if not len(rows):
-        return []
+        return None
     # Only pixels within NEAR of the hand (and their neighbours) are looked at.
     m = NEAR + 2
     h, w = foreign.shape
@@ -74,6 +76,17 @@ def outline_stretches(foreign: np.ndarray, seen: np.ndarray, unseen: np.ndarray)
     out_y[:-1, :] -= u8[1:, :]
     edge = seen & ~(cv2.erode(s8 | (1 - u8), _CROSS) > 0)
     edge &= cv2.dilate(foreign.astype(np.uint8), _NEAR) > 0
+    return edge, out_x, out_y, (x0, y0)
+
+
+def outline_stretches(foreign: np.ndarray, seen: np.ndarray, unseen: np.ndarray) -> list[Stretch]:
+    """The straight stretches of a hand's outline against seen board: per stretch, a point on
+    it, its direction and its outward normal (unit vectors, top-view x, y), and the extent of
+    its pixels along the direction (lowest, highest), measured from the point, and its pixels."""
+    found = outline_pixels(foreign, seen, unseen)
+    if found is None:
+        return []
+    edge, out_x, out_y, (x0, y0) = found
     count, labels, stats, _ = cv2.connectedComponentsWithStats(edge.astype(np.uint8), connectivity=8)
     stretches: list[Stretch] = []
     if count <= 1:
