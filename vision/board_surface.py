@@ -34,7 +34,6 @@ from vision.board_fast import column_var, median, sorted_median, split_quantiles
 from vision.board_gaps import HUE_LAMP, spanned_gaps
 from vision.board_geometry import SIZE, BoardGeometry
 from vision.board_glare import Spot, fit_spots, spot_map
-from vision.board_hand_band import bands_beside_shadows
 from vision.board_hand_edges import beyond_outlines
 from vision.board_hands import dimmed_hand_parts, reach_across_lines, square_insides
 from vision.board_lighting import LOG_FLOOR, Lighting, design
@@ -411,8 +410,6 @@ def analyse(
     # Where a hand's straight outline is seen on both sides of a square of its colour, it
     # goes on straight between: the hidden pixels beyond it are board (vision.board_hand_edges).
     hidden &= ~beyond_outlines(foreign, judged & ~hidden & ~foreign, hidden, judged & (hidden | foreign), ppu)
-    # A hand part of a dimmed board colour beside its own deeper shadow (vision.board_hand_band).
-    hidden |= bands_beside_shadows(shade & judged & ~hidden & ~foreign, log_dim, hidden | foreign)
     good_px = judged & ~hidden & ~foreign
     # A grid line pixel is as good as the judged pixels around it.
     near = cv2.boxFilter(good_px.astype(np.float32), -1, (5, 5), normalize=False)
