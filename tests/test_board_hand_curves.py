@@ -14,28 +14,12 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.drawn_hands import PPU, N, verdicts
 from vision import board_surface
-from vision.board_geometry import DEFAULT_GEOMETRY, SIZE
 from vision.board_hand_curves import MARGIN, beyond_curves
 from vision.board_hand_edges import beyond_outlines
 from vision.board_reader import read_board
-from vision.board_surface import View
 from vision.board_synth import scene
-
-PPU = 24
-N = SIZE * PPU
-
-
-def _verdicts(hand: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """foreign, seen, hidden and unseen pixels for a hand of class 0's colour: foreign over
-    class 1, invisible over class 0, where every class-0 square it enters is hidden."""
-    view = View.of(DEFAULT_GEOMETRY, PPU)
-    judged = ~view.line
-    foreign = hand & judged & (view.classes == 1)
-    entered = (hand & judged & (view.classes == 0)).reshape(SIZE, PPU, SIZE, PPU).any(axis=(1, 3))
-    hidden = np.kron(entered, np.ones((PPU, PPU), bool)) & judged & ~foreign
-    seen = judged & ~foreign & ~hidden
-    return foreign, seen, hidden, judged & (foreign | hidden)
 
 
 def _palm(cx: float = 70.0, cy: float = 150.0, r: float = 40.0) -> np.ndarray:
@@ -51,7 +35,7 @@ def _outside(hand: np.ndarray) -> np.ndarray:
 
 def test_a_round_palm_seen_on_both_sides_of_a_gap_bounds_the_gap() -> None:
     hand = _palm()
-    foreign, seen, hidden, unseen = _verdicts(hand)
+    foreign, seen, hidden, unseen = verdicts(hand)
     wrongly_hidden = hidden & ~hand
     # The straight bound leaves most of the board beside the arc hidden ...
     straight = beyond_outlines(foreign, seen, hidden, unseen, PPU)
@@ -67,7 +51,7 @@ def test_a_round_palm_seen_on_both_sides_of_a_gap_bounds_the_gap() -> None:
 
 def test_a_finger_that_shows_beyond_the_arc_keeps_its_gap_hidden() -> None:
     hand = _palm()
-    board = beyond_curves(*_verdicts(hand), PPU)
+    board = beyond_curves(*verdicts(hand), PPU)
     # A finger out of the palm through the middle of a gap the curve cleared, long enough to
     # show over the squares beyond it.
     ys, xs = np.nonzero(board)
@@ -77,7 +61,7 @@ def test_a_finger_that_shows_beyond_the_arc_keeps_its_gap_hidden() -> None:
     along = (u - 70.0) * np.cos(angle) + (v - 150.0) * np.sin(angle)
     across = -(u - 70.0) * np.sin(angle) + (v - 150.0) * np.cos(angle)
     finger = (np.abs(across) <= 5) & (along >= 0) & (along <= 40 + 40)
-    foreign, seen, hidden, unseen = _verdicts(hand | finger)
+    foreign, seen, hidden, unseen = verdicts(hand | finger)
     assert foreign[finger & ~hand].any()  # it shows somewhere
     board = beyond_curves(foreign, seen, hidden, unseen, PPU)
     assert not (board & finger).any()

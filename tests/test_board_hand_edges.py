@@ -13,27 +13,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests.drawn_hands import PPU, N, verdicts
 from vision import board_surface
-from vision.board_geometry import DEFAULT_GEOMETRY, SIZE
 from vision.board_hand_edges import MARGIN, beyond_outlines
 from vision.board_reader import read_board
-from vision.board_surface import View
 from vision.board_synth import scene
-
-PPU = 24
-N = SIZE * PPU
-
-
-def _verdicts(hand: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """foreign, seen, hidden and unseen pixels for a hand of class 0's colour: foreign over
-    class 1, invisible over class 0, where every class-0 square it enters is hidden."""
-    view = View.of(DEFAULT_GEOMETRY, PPU)
-    judged = ~view.line
-    foreign = hand & judged & (view.classes == 1)
-    entered = (hand & judged & (view.classes == 0)).reshape(SIZE, PPU, SIZE, PPU).any(axis=(1, 3))
-    hidden = np.kron(entered, np.ones((PPU, PPU), bool)) & judged & ~foreign
-    seen = judged & ~foreign & ~hidden
-    return foreign, seen, hidden, judged & (foreign | hidden)
 
 
 def _sleeve(width: float = 30.0, slope: float = 0.45, y0: float = 80.0) -> np.ndarray:
@@ -53,7 +37,7 @@ def _distance_outside(hand: np.ndarray, mask: np.ndarray) -> np.ndarray:
 
 def test_a_sleeve_side_seen_on_both_sides_of_a_gap_bounds_the_gap() -> None:
     hand = _sleeve()
-    foreign, seen, hidden, unseen = _verdicts(hand)
+    foreign, seen, hidden, unseen = verdicts(hand)
     board = beyond_outlines(foreign, seen, hidden, unseen, PPU)
     wrongly_hidden = hidden & ~hand
     # Much of what the palette hid beside the sleeve is board again, none of the sleeve.
@@ -64,7 +48,7 @@ def test_a_sleeve_side_seen_on_both_sides_of_a_gap_bounds_the_gap() -> None:
 
 def test_a_thumb_that_shows_beyond_the_line_keeps_its_gap_hidden() -> None:
     hand = _sleeve()
-    board = beyond_outlines(*_verdicts(hand), PPU)
+    board = beyond_outlines(*verdicts(hand), PPU)
     # A thumb out of the sleeve's upper side, over the gap squares the bound above cleared,
     # reaching on into the squares beyond them where it shows.
     _, xs = np.nonzero(board)
@@ -72,7 +56,7 @@ def test_a_thumb_that_shows_beyond_the_line_keeps_its_gap_hidden() -> None:
     thumb = np.zeros_like(hand)
     top = int(80 + 0.45 * x_mid)
     thumb[top - 40 : top + 2, x_mid - 5 : x_mid + 5] = True
-    foreign, seen, hidden, unseen = _verdicts(hand | thumb)
+    foreign, seen, hidden, unseen = verdicts(hand | thumb)
     assert foreign[thumb].any()  # it shows somewhere
     board = beyond_outlines(foreign, seen, hidden, unseen, PPU)
     assert not (board & thumb).any()
@@ -83,7 +67,7 @@ def test_nothing_is_bounded_beyond_where_the_side_is_last_seen() -> None:
     # hand (its palm, its fingers) may go anywhere.
     _, u = np.mgrid[0:N, 0:N]
     hand = _sleeve() & (u < 110)
-    foreign, seen, hidden, unseen = _verdicts(hand)
+    foreign, seen, hidden, unseen = verdicts(hand)
     board = beyond_outlines(foreign, seen, hidden, unseen, PPU)
     last = int(np.nonzero(foreign.any(axis=0))[0].max())
     assert not board[:, last + 1 :].any()

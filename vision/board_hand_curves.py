@@ -24,10 +24,9 @@ hand shows beyond it there.
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 
-from vision.board_hand_edges import outline_pixels
+from vision.board_hand_edges import OutlinePiece, outline_pieces, view_box
 
 MIN_PIECE = 6  # px: a seen stretch shorter than this gives no direction to trust
 MIN_END = 8.0  # px: each end spans at least this along the chord (else its direction is noise)
@@ -46,7 +45,7 @@ INNER = (1.0, 4.0)  # px inside the curve: the hand's side, which must not be se
 INNER_SHARE = 0.8  # share of the hand's side in the gap that must be unseen
 
 
-Piece = tuple[np.ndarray, np.ndarray]  # pixels (x, y as float) and outward vector per pixel
+Piece = OutlinePiece  # pixels (x, y as float) and outward vector per pixel
 
 
 def beyond_curves(
@@ -74,29 +73,13 @@ def beyond_curves(
 
 
 def _pieces(foreign: np.ndarray, seen: np.ndarray, unseen: np.ndarray) -> list[Piece]:
-    """The connected stretches of a hand's outline against seen board, curved or not."""
-    found = outline_pixels(foreign, seen, unseen)
-    if found is None:
-        return []
-    edge, out_x, out_y, (x0, y0) = found
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(edge.astype(np.uint8), connectivity=8)
-    if count <= 1:
-        return []
-    ys, xs = np.nonzero(edge)
-    lab = labels[ys, xs]
-    order = np.argsort(lab, kind="stable")
-    bounds = np.searchsorted(lab[order], np.arange(1, count + 1))
-    pieces: list[Piece] = []
-    for k in range(1, count):
-        if stats[k, cv2.CC_STAT_AREA] < MIN_PIECE:
-            continue
-        idx = order[bounds[k - 1] : bounds[k]]
-        pts = np.stack([xs[idx] + x0, ys[idx] + y0], axis=1).astype(np.float64)
-        if np.hypot(*np.ptp(pts, axis=0)) < MIN_END:
-            continue  # too short for an end to span MIN_END along any chord
-        outward = np.stack([out_x[ys[idx], xs[idx]], out_y[ys[idx], xs[idx]]], axis=1).astype(np.float64)
-        pieces.append((pts, outward))
-    return pieces
+    """The connected stretches of a hand's outline against seen board long enough to give an end."""
+    return [
+        (pts, outward)
+        for pts, outward in outline_pieces(foreign, seen, unseen, MIN_PIECE)
+        # too short for an end to span MIN_END along any chord
+        if np.hypot(*np.ptp(pts, axis=0)) >= MIN_END
+    ]
 
 
 def _bridge(
@@ -162,14 +145,10 @@ def _bridge(
         return
     depth = DEPTH * ppu
     span = np.array([ca + t * u + s * v for t in (g0, g1) for s in (-INNER[1] - 2 * sag, depth + 2 * sag)])
-    h, w = hidden.shape
-    x0, y0 = (max(int(q), 0) for q in np.floor(span.min(axis=0)))
-    x1, y1 = (min(int(q) + 1, n) for q, n in zip(np.ceil(span.max(axis=0)), (w, h), strict=True))
-    if x0 >= x1 or y0 >= y1:
+    found = view_box(span, hidden.shape, ca)
+    if found is None:
         return
-    box = (slice(y0, y1), slice(x0, x1))
-    gx = np.arange(x0, x1, dtype=np.float64) - ca[0]
-    gy = np.arange(y0, y1, dtype=np.float64)[:, None] - ca[1]
+    box, gx, gy = found
     t = gx * u[0] + gy * u[1]
     # Distance beyond the curve, measured across it (the curve's slope taken into account).
     s = (gx * v[0] + gy * v[1] - ((coef[0] * t + coef[1]) * t + coef[2])) / np.sqrt(

@@ -79,27 +79,58 @@ def outline_pixels(
     return edge, out_x, out_y, (x0, y0)
 
 
-def outline_stretches(foreign: np.ndarray, seen: np.ndarray, unseen: np.ndarray) -> list[Stretch]:
-    """The straight stretches of a hand's outline against seen board: per stretch, a point on
-    it, its direction and its outward normal (unit vectors, top-view x, y), and the extent of
-    its pixels along the direction (lowest, highest), measured from the point, and its pixels."""
+OutlinePiece = tuple[np.ndarray, np.ndarray]  # pixels (x, y in the view) and outward vector per pixel
+
+
+def outline_pieces(
+    foreign: np.ndarray, seen: np.ndarray, unseen: np.ndarray, min_area: int
+) -> list[OutlinePiece]:
+    """The connected stretches of a hand's outline against seen board, straight or curved, of
+    at least ``min_area`` pixels: their pixels (x, y in the view, float) and each pixel's
+    outward vector (away from the unseen side)."""
     found = outline_pixels(foreign, seen, unseen)
     if found is None:
         return []
     edge, out_x, out_y, (x0, y0) = found
     count, labels, stats, _ = cv2.connectedComponentsWithStats(edge.astype(np.uint8), connectivity=8)
-    stretches: list[Stretch] = []
     if count <= 1:
-        return stretches
+        return []
     ys, xs = np.nonzero(edge)
     lab = labels[ys, xs]
     order = np.argsort(lab, kind="stable")
     bounds = np.searchsorted(lab[order], np.arange(1, count + 1))
+    pieces: list[OutlinePiece] = []
     for k in range(1, count):
-        if stats[k, cv2.CC_STAT_AREA] < MIN_PIECE:
+        if stats[k, cv2.CC_STAT_AREA] < min_area:
             continue
         idx = order[bounds[k - 1] : bounds[k]]
         pts = np.stack([xs[idx] + x0, ys[idx] + y0], axis=1).astype(np.float64)
+        outward = np.stack([out_x[ys[idx], xs[idx]], out_y[ys[idx], xs[idx]]], axis=1).astype(np.float64)
+        pieces.append((pts, outward))
+    return pieces
+
+
+def view_box(
+    corners: np.ndarray, shape: tuple[int, ...], origin: np.ndarray
+) -> tuple[tuple[slice, slice], np.ndarray, np.ndarray] | None:
+    """The box of the view around ``corners`` (rows of x, y), clipped to ``shape``: its slices,
+    and its pixels' x (a row) and y (a column) measured from ``origin``; None if it is empty."""
+    h, w = shape[:2]
+    x0, y0 = (max(int(q), 0) for q in np.floor(corners.min(axis=0)))
+    x1, y1 = (min(int(q) + 1, n) for q, n in zip(np.ceil(corners.max(axis=0)), (w, h), strict=True))
+    if x0 >= x1 or y0 >= y1:
+        return None
+    gx = np.arange(x0, x1, dtype=np.float64) - origin[0]
+    gy = np.arange(y0, y1, dtype=np.float64)[:, None] - origin[1]
+    return (slice(y0, y1), slice(x0, x1)), gx, gy
+
+
+def outline_stretches(foreign: np.ndarray, seen: np.ndarray, unseen: np.ndarray) -> list[Stretch]:
+    """The straight stretches of a hand's outline against seen board: per stretch, a point on
+    it, its direction and its outward normal (unit vectors, top-view x, y), and the extent of
+    its pixels along the direction (lowest, highest), measured from the point, and its pixels."""
+    stretches: list[Stretch] = []
+    for pts, outward_px in outline_pieces(foreign, seen, unseen, MIN_PIECE):
         centre = pts.mean(axis=0)
         d = pts - centre
         _, v = np.linalg.eigh(d.T @ d)
@@ -111,7 +142,7 @@ def outline_stretches(foreign: np.ndarray, seen: np.ndarray, unseen: np.ndarray)
         along = d @ direction
         if along.max() - along.min() < MIN_PIECE - 1:
             continue
-        outward = np.array([out_x[ys[idx], xs[idx]].sum(), out_y[ys[idx], xs[idx]].sum()], np.float64)
+        outward = outward_px.sum(axis=0)
         if abs(outward @ normal) < 0.5 * np.linalg.norm(outward):
             continue  # the board does not lie to one side of this stretch
         if outward @ normal < 0:
@@ -194,14 +225,10 @@ def _fill(
     depth = DEPTH * ppu
     # The box of the span of both stretches, from the hand's side out to DEPTH beyond.
     corners = np.array([centre + t * direction + s * normal for t in (t0, t1) for s in (-INNER[1], depth)])
-    h, w = hidden.shape
-    x0, y0 = (max(int(v), 0) for v in np.floor(corners.min(axis=0)))
-    x1, y1 = (min(int(v) + 1, n) for v, n in zip(np.ceil(corners.max(axis=0)), (w, h), strict=True))
-    if x0 >= x1 or y0 >= y1:
+    found = view_box(corners, hidden.shape, centre)
+    if found is None:
         return
-    box = (slice(y0, y1), slice(x0, x1))
-    gx = np.arange(x0, x1, dtype=np.float64) - centre[0]
-    gy = np.arange(y0, y1, dtype=np.float64)[:, None] - centre[1]
+    box, gx, gy = found
     t = gx * direction[0] + gy * direction[1]
     s = gx * normal[0] + gy * normal[1]
     span = (t >= t0) & (t <= t1)
