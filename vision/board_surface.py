@@ -39,6 +39,7 @@ from vision.board_hands import dimmed_hand_parts, reach_across_lines, square_ins
 from vision.board_lighting import LOG_FLOOR, Lighting, design
 from vision.board_line_seen import seen_lines
 from vision.board_near_colour import near_hand_colour
+from vision.board_shade_hue import off_hue_shade
 from vision.board_shadow_verify import verified_shadow
 
 SATURATED = 250
@@ -410,6 +411,19 @@ def analyse(
     # Where a hand's straight outline is seen on both sides of a square of its colour, it
     # goes on straight between: the hidden pixels beyond it are board (vision.board_hand_edges).
     hidden &= ~beyond_outlines(foreign, judged & ~hidden & ~foreign, hidden, judged & (hidden | foreign), ppu)
+    # A shadow keeps the board's hue: a "shadow" beside a hand that does not may be the hand
+    # (a thumb tip a shade darker than a light square; vision.board_shade_hue).
+    hidden |= off_hue_shade(
+        top_levels,
+        # The shadow's model at each pixel: the board dimmed, plus the added light.
+        to_levels(np.exp(log_dim)[..., None] * pred + (b + lamp)[..., None]),
+        shade & judged & ~foreign,
+        dimmed & judged & ~foreign,
+        judged & ~foreign & ~hidden & ~shade,
+        view.classes,
+        lit | washed,
+        _near_hands(foreign, ppu),
+    )
     good_px = judged & ~hidden & ~foreign
     # A grid line pixel is as good as the judged pixels around it.
     near = cv2.boxFilter(good_px.astype(np.float32), -1, (5, 5), normalize=False)
@@ -436,6 +450,16 @@ def analyse(
         else 0.0
     )
     return Surface(good_px | good_line | pieces, foreign, hidden & ~foreign, outside, noise)
+
+
+def _near_hands(foreign: np.ndarray, ppu: int) -> np.ndarray:
+    """Within REACH of a foreign region big enough to be a hand (BLOB_AREA)."""
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(foreign.astype(np.uint8), connectivity=8)
+    big = stats[:, cv2.CC_STAT_AREA] >= BLOB_AREA * ppu * ppu
+    big[0] = False
+    if not big.any():
+        return np.zeros(foreign.shape, bool)
+    return cv2.distanceTransform((~big[labels]).astype(np.uint8), cv2.DIST_L2, 3) <= REACH * ppu
 
 
 def _grow_from_blobs(seeds: np.ndarray, allowed: np.ndarray, ppu: int) -> np.ndarray:
