@@ -35,6 +35,7 @@ from vision.board_gaps import HUE_LAMP, spanned_gaps
 from vision.board_geometry import SIZE, BoardGeometry
 from vision.board_glare import Spot, fit_spots, spot_map
 from vision.board_hand_edges import beyond_outlines
+from vision.board_hand_field import hands_and_core, unlike_hand
 from vision.board_hands import dimmed_hand_parts, reach_across_lines, square_insides
 from vision.board_lighting import LOG_FLOOR, Lighting, design
 from vision.board_line_seen import seen_lines
@@ -405,9 +406,12 @@ def analyse(
     # over one colour only are looked at beside the hands (vision.board_hands).
     one_colour = _one_colour_shade(shade & judged, log_dim, view.line, view.classes)
     lit = lamp > HUE_LAMP * board_sum / 3
-    hidden = _under_hands(
-        foreign, top_levels, judged, ppu, dimmed, washed, one_colour, log_dim, verified, lit
-    ) | (shade & deep)
+    held = _under_hands(foreign, top_levels, judged, ppu, dimmed, washed, one_colour, log_dim, verified, lit)
+    # Where the hand's own hue, predicted from its core beside the pixel, does not fit the
+    # pixel, the hand is not over it: seen board (vision.board_hand_field).
+    hands, core = hands_and_core(foreign, dimmed, BLOB_AREA * ppu * ppu)
+    held &= ~unlike_hand(lin, pred, lamp, hands, core, held & ~foreign, ppu, judged & ~foreign)
+    hidden = held | (shade & deep)
     # Where a hand's straight outline is seen on both sides of a square of its colour, it
     # goes on straight between: the hidden pixels beyond it are board (vision.board_hand_edges).
     hidden &= ~beyond_outlines(foreign, judged & ~hidden & ~foreign, hidden, judged & (hidden | foreign), ppu)
