@@ -59,6 +59,7 @@ FLOOR = 0.07  # natural log of a channel ratio: how far a shadow may move the hu
 REF_SIGMA = 1.0  # squares: the bare board whose hue error is taken to be the model's here
 REF_REACH = 2.0  # squares: ... looked for this far (the Gaussian's reach)
 REF_WEIGHT = 0.02  # share of that Gaussian's weight the bare board must fill
+SCALE = 4  # the reference is smooth: taken on a view this many times smaller
 
 
 def off_hue_shade(
@@ -98,16 +99,23 @@ def off_hue_shade(
         norm, 1e-6
     )
     hued = (lv.min(axis=-1) >= DARKEST) & ~untold[box] & (norm >= GREYISH)
-    # The model's own error here: the same offset on the bare board of the same colour around.
-    ref = np.zeros_like(across)
-    known = np.zeros(across.shape, bool)
-    sigma = REF_SIGMA * ppu
+    if not (cand[box] & hued).any():
+        return out
+    # The model's own error here: the same offset on the bare board of the same colour around
+    # (smooth over a square: taken on a view SCALE times smaller).
+    cls = classes[box]
+    planes = []
     for c in (0, 1):
-        wc = (bare[box] & hued & (classes[box] == c)).astype(np.float32)
-        g = cv2.GaussianBlur(wc, (0, 0), sigma)
-        ok = (classes[box] == c) & (g > REF_WEIGHT)
-        ref[ok] = (cv2.GaussianBlur(across * wc, (0, 0), sigma) / np.maximum(g, 1e-6))[ok]
-        known |= ok
+        wc = (bare[box] & hued & (cls == c)).astype(np.float32)
+        planes += [wc, across * wc]
+    small = cv2.resize(cv2.merge(planes), None, fx=1 / SCALE, fy=1 / SCALE, interpolation=cv2.INTER_AREA)
+    sigma = REF_SIGMA * ppu / SCALE
+    sums = cv2.resize(
+        cv2.GaussianBlur(small, (0, 0), sigma), (x1 - x0, y1 - y0), interpolation=cv2.INTER_LINEAR
+    )
+    g = np.where(cls == 0, sums[..., 0], sums[..., 2])
+    known = g > REF_WEIGHT
+    ref = np.where(cls == 0, sums[..., 1], sums[..., 3]) / np.maximum(g, 1e-6)
     e = across - ref
     use = (dimmed[box] & hued).astype(np.float32)
     sums = cv2.boxFilter(cv2.merge([use, e * use, e * e * use]), -1, (BOX, BOX), normalize=False)
