@@ -35,12 +35,14 @@ a channel ratio); a hand part of the dimmed board's brightness but of another hu
 cloth. A hand part of the board's very hue (dimmed) is not caught.
 
 >>> import numpy as np
->>> board = np.zeros((90, 90, 3), np.float32); board[:] = (100, 163, 188)  # a light square
->>> levels = 0.8 * board; levels[:, 50:] = (97, 140, 174)      # its shadow | a thumb tip
+>>> board = np.zeros((90, 90, 3), np.float32); board[:] = (0.125, 0.364, 0.499)  # light square
+>>> levels = 255 * (0.8 * board) ** (1 / 2.2)            # in a shadow, as the camera sees it
+>>> levels[:, 50:] = (97, 140, 174)                      # | a thumb tip as dark
 >>> everywhere = np.ones((90, 90), bool); nowhere = ~everywhere
->>> bare = nowhere.copy(); bare[:, 40:46] = True               # lit board seen between
->>> out = off_hue_shade(levels, 0.8 * board, everywhere, everywhere, bare, np.zeros((90, 90), int),
-...                     nowhere, everywhere)
+>>> bare = nowhere.copy(); bare[:, 40:46] = True         # lit board seen between
+>>> dim, added = np.full((90, 90), np.log(0.8), np.float32), np.zeros((90, 90), np.float32)
+>>> out = off_hue_shade(levels, board, dim, added, everywhere, everywhere, bare,
+...                     np.zeros((90, 90), int), nowhere, everywhere)
 >>> bool(out[20, 30]), bool(out[20, 60])   # the shadow keeps the hue; the thumb does not
 (False, True)
 """
@@ -50,6 +52,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+GAMMA = 2.2  # vision.board_surface.to_levels
 DARKEST = 60.0  # levels: a darker channel's hue is not judged (a few levels' error is 5 %)
 GREYISH = 0.05  # log ratio: a board hue this near grey gives no line to grey
 BOX = 5  # px: the neighbourhood a pixel's hue is measured on
@@ -64,7 +67,9 @@ SCALE = 4  # the reference is smooth: taken on a view this many times smaller
 
 def off_hue_shade(
     levels: np.ndarray,
-    model: np.ndarray,
+    board: np.ndarray,
+    log_dim: np.ndarray,
+    added: np.ndarray,
     shade: np.ndarray,
     dimmed: np.ndarray,
     bare: np.ndarray,
@@ -73,8 +78,9 @@ def off_hue_shade(
     near: np.ndarray,
 ) -> np.ndarray:
     """The ``shade`` pixels within ``near`` whose neighbourhood (its ``dimmed`` pixels) is off
-    the hue of ``model`` (the board's shadow model, 0–255 levels like ``levels``, B, G, R)
-    across the line to grey, by more than the ``bare`` board of the same class (``classes``)
+    the hue of the board's shadow model (``board``, the predicted bare board in linear light,
+    B, G, R, times ``exp(log_dim)``, plus the ``added`` grey light; ``levels``: the view in
+    0–255 levels) across the line to grey, by more than the ``bare`` board of the same class (``classes``)
     around is and more than a shadow allows (see the module doc). ``untold`` pixels are not
     judged."""
     out = np.zeros(shade.shape, bool)
@@ -91,8 +97,10 @@ def off_hue_shade(
     box = (slice(y0, y1), slice(x0, x1))
     lv = levels[box].astype(np.float32)
     seen = np.log(np.maximum(lv, 1.0))
-    pred = np.log(np.maximum(model[box].astype(np.float32), 1.0))
-    hu, hv = pred[..., 2] - pred[..., 1], pred[..., 0] - pred[..., 1]  # the model's hue
+    # The model's hue, in the units of the levels' (a 2.2 gamma divides log ratios by 2.2).
+    model = np.exp(log_dim[box])[..., None] * board[box] + added[box][..., None]
+    pred = np.log(np.maximum(model, 1e-6)) / GAMMA
+    hu, hv = pred[..., 2] - pred[..., 1], pred[..., 0] - pred[..., 1]
     norm = np.sqrt(hu * hu + hv * hv)
     # The offset across the line from the model's hue to grey (signed).
     across = ((seen[..., 2] - seen[..., 1] - hu) * hv - (seen[..., 0] - seen[..., 1] - hv) * hu) / np.maximum(

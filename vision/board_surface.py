@@ -420,7 +420,9 @@ def analyse(
     hidden |= off_hue_shade(
         top_levels,
         # The shadow's model at each pixel: the board dimmed, plus the added light.
-        to_levels(np.exp(log_dim)[..., None] * pred + (b + lamp)[..., None]),
+        pred,
+        log_dim,
+        b + lamp,
         shade & judged & ~foreign,
         dimmed & judged & ~foreign,
         judged & ~foreign & ~hidden & ~shade,
