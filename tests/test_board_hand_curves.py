@@ -68,16 +68,17 @@ def test_a_finger_that_shows_beyond_the_arc_keeps_its_gap_hidden() -> None:
 
 
 @pytest.mark.parametrize("bounded", [True, False])
-@pytest.mark.parametrize(("index", "square"), [(215, "b6"), (1411, "a5")])
+@pytest.mark.parametrize(("index", "square"), [(366, "c7"), (1411, "a5")])
 def test_a_square_beside_a_curved_hand_outline_is_read_empty(
     index: int, square: str, bounded: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # Tune scenes 215 and 1411: a hand's curved outline passes over a square of its own colour
+    # Tune scenes 366 and 1411: a hand's curved outline passes over a square of its own colour
     # beside an empty square; the palette hid the board beside it. The outline is seen on
     # both sides of that gap and bends smoothly across it, and bounds the hand there: a piece
-    # on the square would show almost whole (hide < 0.03).
+    # on the square would show almost whole (hide < 0.04). (Scene 215 b6, used before, is now
+    # read empty without the curve too: the hand's hue rule, vision.board_hand_field, frees it.)
     shot = scene("tune", index)
-    assert shot.truth[square] == "" and shot.hide[square] < 0.03
+    assert shot.truth[square] == "" and shot.hide[square] < 0.04
     if not bounded:
         monkeypatch.setattr(board_surface, "beyond_curves", lambda *a: np.zeros_like(a[2]))
     read = read_board(shot.image)

@@ -36,10 +36,12 @@ from vision.board_geometry import SIZE, BoardGeometry
 from vision.board_glare import Spot, fit_spots, spot_map
 from vision.board_hand_curves import beyond_curves
 from vision.board_hand_edges import beyond_outlines
+from vision.board_hand_field import hands_and_core, unlike_hand
 from vision.board_hands import dimmed_hand_parts, reach_across_lines, square_insides
 from vision.board_lighting import LOG_FLOOR, Lighting, design
 from vision.board_line_seen import seen_lines
 from vision.board_near_colour import near_hand_colour
+from vision.board_shade_hue import off_hue_shade
 from vision.board_shadow_verify import verified_shadow
 
 SATURATED = 250
@@ -405,15 +407,33 @@ def analyse(
     # over one colour only are looked at beside the hands (vision.board_hands).
     one_colour = _one_colour_shade(shade & judged, log_dim, view.line, view.classes)
     lit = lamp > HUE_LAMP * board_sum / 3
-    hidden = _under_hands(
-        foreign, top_levels, judged, ppu, dimmed, washed, one_colour, log_dim, verified, lit
-    ) | (shade & deep)
+    held = _under_hands(foreign, top_levels, judged, ppu, dimmed, washed, one_colour, log_dim, verified, lit)
+    # Where the hand's own hue, predicted from its core beside the pixel, does not fit the
+    # pixel, the hand is not over it: seen board (vision.board_hand_field).
+    hands, core = hands_and_core(foreign, dimmed, BLOB_AREA * ppu * ppu)
+    held &= ~unlike_hand(lin, pred, lamp, hands, core, held & ~foreign, ppu, judged & ~foreign)
+    hidden = held | (shade & deep)
     # Where a hand's straight outline is seen on both sides of a square of its colour, it
     # goes on straight between: the hidden pixels beyond it are board (vision.board_hand_edges).
     hidden &= ~beyond_outlines(foreign, judged & ~hidden & ~foreign, hidden, judged & (hidden | foreign), ppu)
     # ... and where its curved outline (a palm, a thumb, a finger) is seen on both sides of
     # one, it goes on smoothly between (vision.board_hand_curves).
     hidden &= ~beyond_curves(foreign, judged & ~hidden & ~foreign, hidden, judged & (hidden | foreign), ppu)
+    # A shadow keeps the board's hue: a "shadow" beside a hand that does not may be the hand
+    # (a thumb tip a shade darker than a light square; vision.board_shade_hue).
+    hidden |= off_hue_shade(
+        top_levels,
+        # The shadow's model at each pixel: the board dimmed, plus the added light.
+        pred,
+        log_dim,
+        b + lamp,
+        shade & judged & ~foreign,
+        dimmed & judged & ~foreign,
+        judged & ~foreign & ~hidden & ~shade,
+        view.classes,
+        lit | washed,
+        _near_hands(foreign, ppu),
+    )
     good_px = judged & ~hidden & ~foreign
     # A grid line pixel is as good as the judged pixels around it.
     near = cv2.boxFilter(good_px.astype(np.float32), -1, (5, 5), normalize=False)
@@ -440,6 +460,16 @@ def analyse(
         else 0.0
     )
     return Surface(good_px | good_line | pieces, foreign, hidden & ~foreign, outside, noise)
+
+
+def _near_hands(foreign: np.ndarray, ppu: int) -> np.ndarray:
+    """Within REACH of a foreign region big enough to be a hand (BLOB_AREA)."""
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(foreign.astype(np.uint8), connectivity=8)
+    big = stats[:, cv2.CC_STAT_AREA] >= BLOB_AREA * ppu * ppu
+    big[0] = False
+    if not big.any():
+        return np.zeros(foreign.shape, bool)
+    return cv2.distanceTransform((~big[labels]).astype(np.uint8), cv2.DIST_L2, 3) <= REACH * ppu
 
 
 def _grow_from_blobs(seeds: np.ndarray, allowed: np.ndarray, ppu: int) -> np.ndarray:
