@@ -35,7 +35,7 @@ import cv2
 import numpy as np
 
 from vision.board_geometry import SIZE
-from vision.board_surface import PALETTE_BIN, PALETTE_BINS, SHADES, colour_bins  # the hand's palette
+from vision.board_surface import PALETTE_BIN, PALETTE_BINS, SHADES, colour_bins, csum  # the hand's palette
 
 RINGS = 3  # rings of the outline looked at, outwards from the bare board
 BOARD_PX = 5  # the bare board beside a pixel: same class, within this many pixels
@@ -71,11 +71,12 @@ class _Sums:
 def _share(c: np.ndarray, board: np.ndarray, hand: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per pixel: the hand share of ``c`` on the segment board → hand, the distance of ``c``
     from that segment's line, and the length of the segment."""
+    # Channel sums as `csum`: numpy's .sum(axis=-1), bit for bit, without its slow short axis.
     d = hand - board
-    n2 = np.maximum((d * d).sum(axis=-1), 1e-12)
-    s = ((c - board) * d).sum(axis=-1) / n2
+    n2 = np.maximum(csum(d * d), 1e-12)
+    s = csum((c - board) * d) / n2
     off = c - board - s[..., None] * d
-    return s, np.sqrt((off * off).sum(axis=-1)), np.sqrt(n2)
+    return s, np.sqrt(csum(off * off)), np.sqrt(n2)
 
 
 def board_rim(
