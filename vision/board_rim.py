@@ -52,8 +52,10 @@ class _Sums:
     """Window sums of weighted values at chosen pixels, from integral images."""
 
     def __init__(self, values: np.ndarray, weight: np.ndarray) -> None:
-        self.v = cv2.integral((values * weight[..., None]).astype(np.float64))
-        self.w = cv2.integral(weight.astype(np.float64))
+        # Summed in float64 from the values as they are (OpenCV widens each one as it adds):
+        # the same sums as from a float64 copy, several times faster.
+        self.v = cv2.integral(values * weight[..., None], sdepth=cv2.CV_64F)
+        self.w = cv2.integral(weight.astype(np.uint8), sdepth=cv2.CV_64F)
 
     def mean(self, y: np.ndarray, x: np.ndarray, r: int) -> tuple[np.ndarray, np.ndarray]:
         """Mean over the (2r+1)² window around (y, x), clipped to the view, and the weight."""
