@@ -156,8 +156,9 @@ def _board_hue(
     )[ys, xs]
     n = np.maximum(sums[:, 0], 1e-6)
     off = sums[:, 1:3] / n[:, None]
-    noise = np.maximum(sums[:, 3] / n - (off * off).sum(axis=1), 0.0)
-    fits = (off * off).sum(axis=1) <= BOARD_K * BOARD_K * (FLOOR * FLOOR + noise / np.maximum(n, 1.0))
+    off2 = off[:, 0] * off[:, 0] + off[:, 1] * off[:, 1]  # (off * off).sum(axis=1), bit for bit, faster
+    noise = np.maximum(sums[:, 3] / n - off2, 0.0)
+    fits = off2 <= BOARD_K * BOARD_K * (FLOOR * FLOOR + noise / np.maximum(n, 1.0))
     out[ys[fits], xs[fits]] = True
     return out
 
@@ -189,7 +190,7 @@ def _off_hue(
     )[ys, xs]
     n = np.maximum(sums[:, 0], 1e-6)
     own = sums[:, 1:3] / n[:, None]
-    noise = np.maximum(sums[:, 3] / n - (own * own).sum(axis=1), 0.0)
+    noise = np.maximum(sums[:, 3] / n - (own[:, 0] * own[:, 0] + own[:, 1] * own[:, 1]), 0.0)  # .sum(axis=1)
     err = FLOOR * FLOOR + noise / np.maximum(n, 1.0)
     # Every hue the hands show, near or far: a hand of two colours (skin, a sleeve) may lie
     # unseen with either, wherever the other outweighs it nearby (tune 591 f9, 954 d2).
