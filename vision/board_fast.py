@@ -116,3 +116,10 @@ def column_var(x: np.ndarray) -> np.ndarray:
     dev = np.square(dev, out=dev)
     total = np.cumsum(dev, axis=1)[:, -1]
     return np.true_divide(total, np.maximum(count, 0), out=total, casting="unsafe", subok=False)
+
+
+def channel_min(a: np.ndarray) -> np.ndarray:
+    """``a.min(axis=-1)`` for colours (last axis of 3), the same values: numpy reduces a short
+    last axis one pixel at a time, some forty times slower than two elementwise minima on a
+    216 × 216 view."""
+    return np.minimum(np.minimum(a[..., 0], a[..., 1]), a[..., 2])

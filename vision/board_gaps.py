@@ -30,6 +30,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision.board_fast import channel_min
+
 HUE_BIN = 0.06  # width of a hue bin: natural log of a channel ratio (R/G and B/G)
 HUE_RANGE = 2.0  # hues beyond ±this (log ratio) share the last bin
 HUE_BINS = round(2 * HUE_RANGE / HUE_BIN) + 1
@@ -89,7 +91,7 @@ def spanned_gaps(
     smooth = cv2.blur(levels.astype(np.float32), (3, 3))
     ys, xs = np.nonzero(closed)
     c = smooth[ys, xs]
-    foreign_hue = ~palette[hue_bins(c)] & (c.min(axis=-1) >= HUE_DARKEST) & ~lit[ys, xs]
+    foreign_hue = ~palette[hue_bins(c)] & (channel_min(c) >= HUE_DARKEST) & ~lit[ys, xs]
     out = closed.copy()
     out[ys[foreign_hue], xs[foreign_hue]] = False
     return out

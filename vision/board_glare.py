@@ -190,12 +190,14 @@ def _refine(
         box = _disc_box(cu, cv, 3.5 * wd, rest.shape)
         if box is None:
             return None
-        bu, bv = uu[box], vv[box]
-        near = ((bu - cu) ** 2 + (bv - cv) ** 2 < (3.5 * wd) ** 2) & usable[box]
+        # The offsets and squared distances once for the box (``** 2`` is ``x * x``): the
+        # same numbers at the pixels picked as computed there alone.
+        du, dv = uu[box] - cu, vv[box] - cv
+        r2 = du * du + dv * dv
+        near = (r2 < (3.5 * wd) ** 2) & usable[box]
         if np.count_nonzero(near) < 12:
             return None
-        du, dv = bu[near] - cu, bv[near] - cv
-        r2 = du * du + dv * dv
+        du, dv, r2 = du[near], dv[near], r2[near]
         g = np.exp(-r2 / (2 * wd * wd))
         ag = amp * g  # the products below associate from the left: the same numbers
         res = rest[box][near] - ag

@@ -94,7 +94,10 @@ def _bridge(
     """Mark in ``out`` the hidden pixels beyond the curve joining pieces ``a`` and ``b``
     across the gap between them, if they are one smooth outline with the hand on one side."""
     pa, pb = a[0], b[0]
-    d2 = ((pa[:, None, :] - pb[None, :, :]) ** 2).sum(axis=2)
+    # ((pa[:, None] - pb[None]) ** 2).sum(axis=2), bit for bit, a coordinate at a time (numpy
+    # reduces a short last axis slowly, and the pairs are many).
+    dx, dy = pa[:, 0, None] - pb[None, :, 0], pa[:, 1, None] - pb[None, :, 1]
+    d2 = dx * dx + dy * dy
     ia, ib = np.unravel_index(int(np.argmin(d2)), d2.shape)
     gap = float(np.sqrt(d2[ia, ib]))
     if gap < MIN_GAP or gap > MAX_GAP * ppu:

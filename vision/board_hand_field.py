@@ -156,8 +156,9 @@ def _board_hue(
     )[ys, xs]
     n = np.maximum(sums[:, 0], 1e-6)
     off = sums[:, 1:3] / n[:, None]
-    noise = np.maximum(sums[:, 3] / n - (off * off).sum(axis=1), 0.0)
-    fits = (off * off).sum(axis=1) <= BOARD_K * BOARD_K * (FLOOR * FLOOR + noise / np.maximum(n, 1.0))
+    off2 = off[:, 0] * off[:, 0] + off[:, 1] * off[:, 1]  # (off * off).sum(axis=1), bit for bit, faster
+    noise = np.maximum(sums[:, 3] / n - off2, 0.0)
+    fits = off2 <= BOARD_K * BOARD_K * (FLOOR * FLOOR + noise / np.maximum(n, 1.0))
     out[ys[fits], xs[fits]] = True
     return out
 
@@ -189,7 +190,7 @@ def _off_hue(
     )[ys, xs]
     n = np.maximum(sums[:, 0], 1e-6)
     own = sums[:, 1:3] / n[:, None]
-    noise = np.maximum(sums[:, 3] / n - (own * own).sum(axis=1), 0.0)
+    noise = np.maximum(sums[:, 3] / n - (own[:, 0] * own[:, 0] + own[:, 1] * own[:, 1]), 0.0)  # .sum(axis=1)
     err = FLOOR * FLOOR + noise / np.maximum(n, 1.0)
     # Every hue the hands show, near or far: a hand of two colours (skin, a sleeve) may lie
     # unseen with either, wherever the other outweighs it nearby (tune 591 f9, 954 d2).
@@ -219,7 +220,8 @@ def _hue_distance(hand_hues: np.ndarray, hues: np.ndarray) -> np.ndarray:
     bin's half diagonal and the 5 × 5 mask's error of up to 2 %, so never more than the truth)."""
     # Only hand hues within HUE_REACH of some pixel's hue can be the nearest within it.
     lo, hi = hues.min(axis=0) - HUE_REACH, hues.max(axis=0) + HUE_REACH
-    inside = np.all((hand_hues >= lo) & (hand_hues <= hi), axis=1)
+    within = (hand_hues >= lo) & (hand_hues <= hi)
+    inside = within[:, 0] & within[:, 1]  # np.all(…, axis=1), without the slow short axis
     if not inside.any():
         return np.full(len(hues), HUE_REACH)
     shape = np.ceil((hi - lo) / HUE_BIN).astype(int) + 1

@@ -362,6 +362,7 @@ def shadow_direction(hands: np.ndarray, log_dim: np.ndarray, usable: np.ndarray)
     hands, log_dim, usable = hands[box], log_dim[box], usable[box]
     grown = cv2.dilate(hands.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
     dim = np.clip(-log_dim, 0.0, None)
+    beside = usable & ~grown  # where a ring may look (the same for every direction)
     ways, seen = [], []
     for k in range(DIRECTIONS):
         t = 2 * math.pi * k / DIRECTIONS
@@ -369,7 +370,7 @@ def shadow_direction(hands: np.ndarray, log_dim: np.ndarray, usable: np.ndarray)
         ring = np.zeros_like(hands)
         for step in range(RING[0], RING[1] + 1):
             _or_shifted(ring, hands, round(step * u[0]), round(step * u[1]))
-        ring &= usable & ~grown
+        ring &= beside
         if np.count_nonzero(ring) >= RING_PIXELS:
             ways.append(u)
             seen.append(float(dim[ring].mean()))

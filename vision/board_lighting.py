@@ -83,7 +83,7 @@ def checker_contrast(
     if int(both.sum()) < 3:
         return None, 0
     d = means[light[both]] - means[dark[both]]
-    close = np.linalg.norm(d[:, None] - d[None], axis=2) < CONTRAST_RADIUS
+    close = _pair_distances(d) < CONTRAST_RADIUS
     # A sleeve lying along a diagonal of light squares makes many pairs agree on "its colour
     # minus the dark squares'"; a blue or green sleeve is not lighter than the dark squares,
     # and the light class of a printed board is, by its name and in every scheme we know.
@@ -93,6 +93,18 @@ def checker_contrast(
     if counts[k] < 3:
         return None, 0
     return np.median(d[close[k]], axis=0), int(counts[k])
+
+
+def _pair_distances(d: np.ndarray) -> np.ndarray:
+    """``np.linalg.norm(d[:, None] - d[None], axis=2)`` for rows of 3 values, bit for bit
+    (the squares summed in the same order), channel by channel: numpy reduces a short last
+    axis one element at a time, a dozen times slower."""
+    e = d[:, 0, None] - d[None, :, 0]
+    total = e * e
+    for k in range(1, d.shape[1]):
+        e = d[:, k, None] - d[None, :, k]
+        total = total + e * e
+    return np.sqrt(total)
 
 
 @lru_cache(maxsize=16)
@@ -135,7 +147,8 @@ def _consensus(xy: np.ndarray, y: np.ndarray, usable: np.ndarray) -> np.ndarray:
         return usable.astype(float)
     betas = np.linalg.solve(A[ok], y[samples[ok]])  # (T, 3, 3): per trial, basis × channel
     diff = y[None] - np.matmul(X[None], betas)  # (T, 81, 3)
-    err = np.sqrt((diff * diff).sum(axis=2) / 3)
+    sq = diff * diff
+    err = np.sqrt((sq[..., 0] + sq[..., 1] + sq[..., 2]) / 3)  # .sum(axis=2), bit for bit, faster
     inliers = usable[None] & (err < CONSENSUS_TOL)
     return inliers[int(np.argmax(inliers.sum(axis=1)))].astype(float)
 

@@ -42,6 +42,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision.board_fast import channel_min
 from vision.board_gaps import HUE_BINS, HUE_DARKEST, HUE_MARGIN, hue_bins
 
 NEAR_SIGMA = 0.5  # squares: the hand's pixels nearby (Gaussian sigma of their weights)
@@ -64,7 +65,7 @@ def near_hand_colour(levels: np.ndarray, core: np.ndarray, candidates: np.ndarra
     # is noise: it is not judged.
     py, px = np.nonzero(candidates)
     c = cv2.blur(levels.astype(np.float32), (3, 3))[py, px]
-    judged = c.min(axis=-1) >= HUE_DARKEST
+    judged = channel_min(c) >= HUE_DARKEST
     if not judged.any():
         return out
     py, px = py[judged], px[judged]

@@ -52,6 +52,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision.board_fast import channel_min
+
 GAMMA = 2.2  # vision.board_surface.to_levels
 DARKEST = 60.0  # levels: a darker channel's hue is not judged (a few levels' error is 5 %)
 GREYISH = 0.05  # log ratio: a board hue this near grey gives no line to grey
@@ -106,7 +108,7 @@ def off_hue_shade(
     across = ((seen[..., 2] - seen[..., 1] - hu) * hv - (seen[..., 0] - seen[..., 1] - hv) * hu) / np.maximum(
         norm, 1e-6
     )
-    hued = (lv.min(axis=-1) >= DARKEST) & ~untold[box] & (norm >= GREYISH)
+    hued = (channel_min(lv) >= DARKEST) & ~untold[box] & (norm >= GREYISH)
     if not (cand[box] & hued).any():
         return out
     # The model's own error here: the same offset on the bare board of the same colour around

@@ -36,7 +36,7 @@ from vision.board_geometry import SIZE, BoardGeometry
 from vision.board_glare import Spot, fit_spots, spot_map
 from vision.board_hand_curves import beyond_curves
 from vision.board_hand_edges import beyond_outlines
-from vision.board_hand_field import hands_and_core, unlike_hand
+from vision.board_hand_field import unlike_hand
 from vision.board_hands import dimmed_hand_parts, reach_across_lines, square_insides
 from vision.board_lighting import LOG_FLOOR, Lighting, design
 from vision.board_line_seen import seen_lines
@@ -407,11 +407,14 @@ def analyse(
     # over one colour only are looked at beside the hands (vision.board_hands).
     one_colour = _one_colour_shade(shade & judged, log_dim, view.line, view.classes)
     lit = lamp > HUE_LAMP * board_sum / 3
-    held = _under_hands(foreign, top_levels, judged, ppu, dimmed, washed, one_colour, log_dim, verified, lit)
+    # The hand-sized foreign regions, found once for the rules below.
+    hands = Hands.of(foreign, dimmed, ppu)
+    held = _under_hands(
+        foreign, top_levels, judged, ppu, dimmed, washed, one_colour, log_dim, verified, lit, hands
+    )
     # Where the hand's own hue, predicted from its core beside the pixel, does not fit the
     # pixel, the hand is not over it: seen board (vision.board_hand_field).
-    hands, core = hands_and_core(foreign, dimmed, BLOB_AREA * ppu * ppu)
-    held &= ~unlike_hand(lin, pred, lamp, hands, core, held & ~foreign, ppu, judged & ~foreign)
+    held &= ~unlike_hand(lin, pred, lamp, hands.mask, hands.core, held & ~foreign, ppu, judged & ~foreign)
     hidden = held | (shade & deep)
     # Where a hand's straight outline is seen on both sides of a square of its colour, it
     # goes on straight between: the hidden pixels beyond it are board (vision.board_hand_edges).
@@ -432,7 +435,7 @@ def analyse(
         judged & ~foreign & ~hidden & ~shade,
         view.classes,
         lit | washed,
-        _near_hands(foreign, ppu),
+        _near_hands(hands.mask, ppu),
     )
     good_px = judged & ~hidden & ~foreign
     # A grid line pixel is as good as the judged pixels around it.
@@ -462,14 +465,37 @@ def analyse(
     return Surface(good_px | good_line | pieces, foreign, hidden & ~foreign, outside, noise)
 
 
-def _near_hands(foreign: np.ndarray, ppu: int) -> np.ndarray:
-    """Within REACH of a foreign region big enough to be a hand (BLOB_AREA)."""
-    _, labels, stats, _ = cv2.connectedComponentsWithStats(foreign.astype(np.uint8), connectivity=8)
-    big = stats[:, cv2.CC_STAT_AREA] >= BLOB_AREA * ppu * ppu
-    big[0] = False
-    if not big.any():
-        return np.zeros(foreign.shape, bool)
-    return cv2.distanceTransform((~big[labels]).astype(np.uint8), cv2.DIST_L2, 3) <= REACH * ppu
+@dataclass(frozen=True)
+class Hands:
+    """The foreign regions big enough to be a hand (BLOB_AREA), found once per frame for the
+    rules that look at the hands: the regions' ``labels`` and ``stats``
+    (``cv2.connectedComponentsWithStats``, 8-connected), the labels of the hand-sized ones
+    (``big``), their pixels (``mask``) and their ``core``: PALETTE_ERODE px in from the
+    outline (whose pixels mix with the board), without the pixels that look like dimmed
+    board (`vision.board_hand_field.hands_and_core`, the same pixels)."""
+
+    labels: np.ndarray
+    stats: np.ndarray
+    big: np.ndarray
+    mask: np.ndarray
+    core: np.ndarray
+
+    @classmethod
+    def of(cls, foreign: np.ndarray, dimmed: np.ndarray, ppu: int) -> Hands:
+        _, labels, stats, _ = cv2.connectedComponentsWithStats(foreign.astype(np.uint8), connectivity=8)
+        is_big = stats[:, cv2.CC_STAT_AREA] >= BLOB_AREA * ppu * ppu
+        is_big[0] = False
+        mask = is_big[labels]
+        erode = np.ones((2 * PALETTE_ERODE + 1,) * 2, np.uint8)
+        core = (cv2.erode(mask.astype(np.uint8), erode) > 0) & ~dimmed
+        return cls(labels, stats, np.flatnonzero(is_big), mask, core)
+
+
+def _near_hands(hands: np.ndarray, ppu: int) -> np.ndarray:
+    """Within REACH of the ``hands`` (`Hands.mask`)."""
+    if not hands.any():
+        return np.zeros(hands.shape, bool)
+    return cv2.distanceTransform((~hands).astype(np.uint8), cv2.DIST_L2, 3) <= REACH * ppu
 
 
 def _grow_from_blobs(seeds: np.ndarray, allowed: np.ndarray, ppu: int) -> np.ndarray:
@@ -599,6 +625,7 @@ def _under_hands(
     log_dim: np.ndarray | None = None,
     verified: np.ndarray | None = None,
     lit: np.ndarray | None = None,
+    hands: Hands | None = None,
 ) -> np.ndarray:
     """Pixels that may be under a hand although they look bare (see the module docstring).
 
@@ -607,15 +634,12 @@ def _under_hands(
     of ``one_colour`` (dimmed, over one colour of square only; ``log_dim`` their dimming)
     that may be a hand part rather than its shadow are the hand's too. The gaps a palm spans
     do not reach a ``verified`` shadow (`vision.board_shadow_verify`) more than
-    VERIFY_MARGIN px from the hand."""
-    _, labels, stats, _ = cv2.connectedComponentsWithStats(foreign.astype(np.uint8), connectivity=8)
-    big = np.flatnonzero(stats[:, cv2.CC_STAT_AREA] >= BLOB_AREA * ppu * ppu)
-    big = big[big > 0]
+    VERIFY_MARGIN px from the hand. ``hands``: `Hands.of` ``foreign`` and ``dimmed``, if made."""
+    if hands is None:
+        hands = Hands.of(foreign, dimmed, ppu)
+    labels, stats, big, blobs = hands.labels, hands.stats, hands.big, hands.mask
     if not len(big):
         return np.zeros(foreign.shape, bool)
-    is_big = np.zeros(len(stats), bool)
-    is_big[big] = True
-    blobs = is_big[labels]
     disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * round(CLOSE_RADIUS * ppu) + 1,) * 2)
     # Into a square where no hand shows, a hand seen next door goes on only as a solid hand
     # would: its outline carried on across the grid line (vision.board_hands). Where some of
@@ -656,7 +680,7 @@ def _under_hands(
     # unmixed by vision.board_rim).
     # Judged once for the palette's pixels and the gaps a palm spans alike (each pixel's
     # verdict is its own); the gaps left after the bounds below drop theirs too.
-    core = (cv2.erode(blobs.astype(np.uint8), erode) > 0) & ~dimmed
+    core = hands.core
     untold = dist <= RIM_RINGS
     if lit is not None:
         untold = untold | lit
