@@ -37,6 +37,7 @@ from vision.board_glare import Spot, fit_spots, spot_map
 from vision.board_hand_curves import beyond_curves
 from vision.board_hand_edges import beyond_outlines
 from vision.board_hand_field import hands_and_core, unlike_hand
+from vision.board_hand_step import step_bounded
 from vision.board_hands import dimmed_hand_parts, reach_across_lines, square_insides
 from vision.board_lighting import LOG_FLOOR, Lighting, design
 from vision.board_line_seen import seen_lines
@@ -407,7 +408,10 @@ def analyse(
     # over one colour only are looked at beside the hands (vision.board_hands).
     one_colour = _one_colour_shade(shade & judged, log_dim, view.line, view.classes)
     lit = lamp > HUE_LAMP * board_sum / 3
-    held = _under_hands(foreign, top_levels, judged, ppu, dimmed, washed, one_colour, log_dim, verified, lit)
+    parts: list[np.ndarray] = []
+    held = _under_hands(
+        foreign, top_levels, judged, ppu, dimmed, washed, one_colour, log_dim, verified, lit, parts
+    )
     # Where the hand's own hue, predicted from its core beside the pixel, does not fit the
     # pixel, the hand is not over it: seen board (vision.board_hand_field).
     hands, core = hands_and_core(foreign, dimmed, BLOB_AREA * ppu * ppu)
@@ -421,7 +425,7 @@ def analyse(
     hidden &= ~beyond_curves(foreign, judged & ~hidden & ~foreign, hidden, judged & (hidden | foreign), ppu)
     # A shadow keeps the board's hue: a "shadow" beside a hand that does not may be the hand
     # (a thumb tip a shade darker than a light square; vision.board_shade_hue).
-    hidden |= off_hue_shade(
+    off_hue = off_hue_shade(
         top_levels,
         # The shadow's model at each pixel: the board dimmed, plus the added light.
         pred,
@@ -433,6 +437,17 @@ def analyse(
         view.classes,
         lit | washed,
         _near_hands(foreign, ppu),
+    )
+    hidden |= off_hue
+    # Where every place a patch of those pixels meets the hand shows a step in colour, the
+    # hand ends there: its colour changes smoothly (vision.board_hand_step). Not for pixels
+    # hidden as a shadow, a hand part that fits as one, or under a lamp's light.
+    hidden &= ~step_bounded(
+        top_levels,
+        foreign,
+        hidden & ~foreign,
+        hidden & (washed | lit | (shade & deep) | off_hue | (parts[0] if parts else False)),
+        view.line,
     )
     good_px = judged & ~hidden & ~foreign
     # A grid line pixel is as good as the judged pixels around it.
@@ -599,6 +614,7 @@ def _under_hands(
     log_dim: np.ndarray | None = None,
     verified: np.ndarray | None = None,
     lit: np.ndarray | None = None,
+    parts_out: list[np.ndarray] | None = None,
 ) -> np.ndarray:
     """Pixels that may be under a hand although they look bare (see the module docstring).
 
@@ -693,6 +709,8 @@ def _under_hands(
         closed = spanned_gaps(closed, blobs, levels, lit, dimmed, parts) & ~unlike
     same &= ~closed
     same &= bound
+    if parts_out is not None:
+        parts_out.append(parts | unseen)  # hidden as a hand part or washed out, not by colour
     return closed | _grown(blobs | parts, same, ppu) | parts
 
 
