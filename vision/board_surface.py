@@ -446,9 +446,9 @@ def analyse(
         top_levels,
         foreign,
         hidden & ~foreign,
-        hidden & (washed | lit | (shade & deep) | off_hue | (parts[0] if parts else False)),
+        hidden & (washed | lit | (parts[0] if parts else False)),
         view.line,
-    )
+    ) | (shade & deep) | off_hue
     good_px = judged & ~hidden & ~foreign
     # A grid line pixel is as good as the judged pixels around it.
     near = cv2.boxFilter(good_px.astype(np.float32), -1, (5, 5), normalize=False)
