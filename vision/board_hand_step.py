@@ -70,14 +70,38 @@ def step_bounded(
     (0–255 BGR); ``other``: pixels hidden for another reason, whose patches are left alone;
     ``line``: the grid-line band, across which patches join."""
     out = np.zeros(hidden.shape, bool)
+    hidden = hidden & ~line
     if not hidden.any() or not foreign.any():
+        return out
+    # Only the box around the hidden pixels matters: a patch's contacts lie within CONTACT px
+    # of it, and the hand's colour there within HAND_RADIUS px more (a speed-up, exact).
+    ys, xs = np.nonzero(hidden)
+    m = CONTACT + HAND_RADIUS + HAND_ERODE + 2
+    h, w = hidden.shape
+    box = (
+        slice(max(0, ys.min() - m), min(h, ys.max() + m + 1)),
+        slice(max(0, xs.min() - m), min(w, xs.max() + m + 1)),
+    )
+    out[box] = _bounded(levels[box], foreign[box], hidden[box], other[box], line[box])
+    return out
+
+
+def _bounded(
+    levels: np.ndarray,
+    foreign: np.ndarray,
+    hidden: np.ndarray,
+    other: np.ndarray,
+    line: np.ndarray,
+) -> np.ndarray:
+    """`step_bounded` on a box holding every hidden pixel (off the grid lines)."""
+    out = np.zeros(hidden.shape, bool)
+    if not foreign.any():
         return out
     dist, nearest = cv2.distanceTransformWithLabels(
         (~foreign).astype(np.uint8), cv2.DIST_L2, 3, labelType=cv2.DIST_LABEL_PIXEL
     )
     # Patches: hidden pixels off the grid lines, joined across the line band (not across a
     # band between two pieces of the hand: its line pixels lie within NEAR px of the hand).
-    hidden = hidden & ~line
     near_hidden = cv2.dilate(
         hidden.astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (JOIN,) * 2)
     )
