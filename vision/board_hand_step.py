@@ -17,14 +17,15 @@ So the hidden pixels are taken as patches (joined across the grid lines, which a
 judged), and a patch is seen board when
 
 - it touches the hand: some of its pixels lie within CONTACT px of foreign pixels;
-- every such pixel 2 px or more from the hand (the pixel right beside the hand is a blur of
-  both) differs from the hand's colour at its nearest foreign pixel (the mean of the hand's
-  inside, 2 px or more in, within HAND_RADIUS px of it) by more than STEP in some channel
-  (log levels) — a pixel whose nearest hand pixel has no inside around counts as a small
-  step (nothing is known);
-- and it holds no pixel hidden for another reason than the colours and the gaps: a shadow or
-  a hand part that fits as the board dimmed, colours washed out or lit by a lamp's
-  reflection (light added to the board and not to a hand makes steps of its own).
+- every such pixel NEAR px or more from the hand (the pixel right beside the hand is a blur
+  of both) differs from the hand's colour at its nearest foreign pixel (the mean log colour
+  of the hand's inside, HAND_ERODE px in, within HAND_RADIUS px of it) by more than STEP in
+  some channel; a pixel whose nearest hand pixel has fewer than MIN_INSIDE inside pixels
+  around (a thin sliver: nothing is known) counts as a small step;
+- and it holds no pixel the caller marks ``other``: a hand part that fits as the board
+  dimmed, colours washed out or lit by a lamp's reflection (light added to the board and
+  not to a hand makes steps of its own). The caller keeps deep shadows and off-hue shade
+  hidden whatever the patch.
 
 Real-world assumption: a hand's (or a sleeve's) colour changes smoothly across it; a step in
 colour between a hand and the board beside it is the hand's outline. It does not hold where

@@ -440,15 +440,17 @@ def analyse(
     )
     hidden |= off_hue
     # Where every place a patch of those pixels meets the hand shows a step in colour, the
-    # hand ends there: its colour changes smoothly (vision.board_hand_step). Not for pixels
-    # hidden as a shadow, a hand part that fits as one, or under a lamp's light.
-    hidden &= ~step_bounded(
+    # hand ends there: its colour changes smoothly (vision.board_hand_step). A patch holding
+    # a hand part that fits as the board dimmed, or washed-out or lamp-lit pixels, is left
+    # alone; a deep shadow or an off-hue "shadow" stays hidden in any patch.
+    stepped = step_bounded(
         top_levels,
         foreign,
         hidden & ~foreign,
         hidden & (washed | lit | (parts[0] if parts else False)),
         view.line,
-    ) | (shade & deep) | off_hue
+    )
+    hidden &= ~(stepped & ~(shade & deep) & ~off_hue)
     good_px = judged & ~hidden & ~foreign
     # A grid line pixel is as good as the judged pixels around it.
     near = cv2.boxFilter(good_px.astype(np.float32), -1, (5, 5), normalize=False)
