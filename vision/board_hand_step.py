@@ -19,9 +19,10 @@ judged), and a patch is seen board when
 - it touches the hand: some of its pixels lie within CONTACT px of foreign pixels;
 - every such pixel NEAR px or more from the hand (the pixel right beside the hand is a blur
   of both) differs from the hand's colour at its nearest foreign pixel (the mean log colour
-  of the hand's inside, HAND_ERODE px in, within HAND_RADIUS px of it) by more than STEP in
-  some channel; a pixel whose nearest hand pixel has fewer than MIN_INSIDE inside pixels
-  around (a thin sliver: nothing is known) counts as a small step;
+  of the hand's inside, HAND_ERODE px in, within HAND_RADIUS px of it, or within HAND_FAR
+  px where a thin finger or sliver has fewer than MIN_INSIDE inside pixels that near) by
+  more than STEP in some channel; a pixel whose nearest hand pixel has no inside even that
+  far counts as a small step (nothing is known);
 - and it holds no pixel the caller marks ``other``: a hand part that fits as the board
   dimmed, colours washed out or lit by a lamp's reflection (light added to the board and
   not to a hand makes steps of its own). The caller keeps deep shadows and off-hue shade
@@ -53,6 +54,7 @@ STEP = 0.25  # log levels: a hand's colour changes less than this across a few p
 CONTACT = 6  # px: a patch touches the hand within this (across a grid line band of 4 px)
 NEAR = 2  # px: pixels nearer the hand than this are a blur of hand and board, not compared
 HAND_RADIUS = 4  # px: the hand's colour at a contact is its inside's mean within this
+HAND_FAR = 8  # px: ... or within this, where the hand is too thin there to have an inside
 HAND_ERODE = 1  # px: the hand's inside lies this far in from its outline (its blur)
 MIN_INSIDE = 2  # inside pixels around a contact before its colour counts
 LEVEL_FLOOR = 12.0  # levels added before the log: a dark colour's noise is no step
@@ -77,7 +79,7 @@ def step_bounded(
     # Only the box around the hidden pixels matters: a patch's contacts lie within CONTACT px
     # of it, and the hand's colour there within HAND_RADIUS px more (a speed-up, exact).
     ys, xs = np.nonzero(hidden)
-    m = CONTACT + HAND_RADIUS + HAND_ERODE + 2
+    m = CONTACT + HAND_FAR + HAND_ERODE + 2
     h, w = hidden.shape
     box = (
         slice(max(0, ys.min() - m), min(h, ys.max() + m + 1)),
@@ -114,9 +116,13 @@ def _bounded(
     fy, fx = np.nonzero(foreign)
     lg = np.log(levels.astype(np.float32) + LEVEL_FLOOR)
     inside = cv2.erode(foreign.astype(np.uint8), np.ones((2 * HAND_ERODE + 1,) * 2, np.uint8))
-    k = (2 * HAND_RADIUS + 1,) * 2
-    n_in = cv2.boxFilter(inside.astype(np.float32), -1, k, normalize=False)
-    hand = cv2.boxFilter(lg * inside[..., None], -1, k, normalize=False) / np.maximum(n_in, 1)[..., None]
+    n_in, hand = _mean_within(lg, inside, HAND_RADIUS)
+    # A thin finger or a sliver of a hand has no inside of its own: its colour is then the
+    # hand's a little farther off (its blurred outline says nothing).
+    n_far, hand_far = _mean_within(lg, inside, HAND_FAR)
+    thin = n_in < MIN_INSIDE
+    hand = np.where(thin[..., None], hand_far, hand)
+    n_in = np.where(thin, n_far, n_in)
     h32 = hidden.astype(np.float32)
     n_h = cv2.boxFilter(h32, -1, (3, 3), normalize=False)
     board = cv2.boxFilter(lg * h32[..., None], -1, (3, 3), normalize=False) / np.maximum(n_h, 1)[..., None]
@@ -142,3 +148,12 @@ def _bounded(
     free = touching & compared & ~smooth & ~spoilt
     free[0] = False
     return free[labels] & hidden
+
+
+def _mean_within(lg: np.ndarray, inside: np.ndarray, radius: int) -> tuple[np.ndarray, np.ndarray]:
+    """The count of ``inside`` pixels within ``radius`` px (a square window) of every pixel,
+    and the mean of ``lg`` over them."""
+    k = (2 * radius + 1,) * 2
+    n = cv2.boxFilter(inside.astype(np.float32), -1, k, normalize=False)
+    mean = cv2.boxFilter(lg * inside[..., None], -1, k, normalize=False) / np.maximum(n, 1)[..., None]
+    return n, mean
