@@ -118,6 +118,8 @@ def test_a_square_beside_a_hand_is_read_empty_through_its_seen_line(monkeypatch)
     # The hand's hue beside g2 (vision.board_hand_field) also tells its pixels from the hand:
     # left out, so that the seen line alone is tested.
     monkeypatch.setattr(board_surface, "unlike_hand", lambda *a, **k: np.zeros(a[0].shape[:2], bool))
+    # ... and so does the step in colour from the hand to g2 (vision.board_hand_step).
+    monkeypatch.setattr(board_surface, "step_bounded", lambda levels, *a: np.zeros(levels.shape[:2], bool))
     assert read_board(shot.image).square("g2").state == "unknown"
 
 

@@ -37,6 +37,7 @@ from vision.board_glare import Spot, fit_spots, spot_map
 from vision.board_hand_curves import beyond_curves
 from vision.board_hand_edges import beyond_outlines
 from vision.board_hand_field import unlike_hand
+from vision.board_hand_step import step_bounded
 from vision.board_hands import dimmed_hand_parts, reach_across_lines, square_insides
 from vision.board_lighting import LOG_FLOOR, Lighting, design
 from vision.board_line_seen import seen_lines
@@ -409,8 +410,9 @@ def analyse(
     lit = lamp > HUE_LAMP * board_sum / 3
     # The hand-sized foreign regions, found once for the rules below.
     hands = Hands.of(foreign, dimmed, ppu)
+    parts: list[np.ndarray] = []
     held = _under_hands(
-        foreign, top_levels, judged, ppu, dimmed, washed, one_colour, log_dim, verified, lit, hands
+        foreign, top_levels, judged, ppu, dimmed, washed, one_colour, log_dim, verified, lit, hands, parts
     )
     # Where the hand's own hue, predicted from its core beside the pixel, does not fit the
     # pixel, the hand is not over it: seen board (vision.board_hand_field).
@@ -424,7 +426,7 @@ def analyse(
     hidden &= ~beyond_curves(foreign, judged & ~hidden & ~foreign, hidden, judged & (hidden | foreign), ppu)
     # A shadow keeps the board's hue: a "shadow" beside a hand that does not may be the hand
     # (a thumb tip a shade darker than a light square; vision.board_shade_hue).
-    hidden |= off_hue_shade(
+    off_hue = off_hue_shade(
         top_levels,
         # The shadow's model at each pixel: the board dimmed, plus the added light.
         pred,
@@ -437,6 +439,19 @@ def analyse(
         lit | washed,
         _near_hands(hands.mask, ppu),
     )
+    hidden |= off_hue
+    # Where every place a patch of those pixels meets the hand shows a step in colour, the
+    # hand ends there: its colour changes smoothly (vision.board_hand_step). A patch holding
+    # a hand part that fits as the board dimmed, or washed-out or lamp-lit pixels, is left
+    # alone; a deep shadow or an off-hue "shadow" stays hidden in any patch.
+    stepped = step_bounded(
+        top_levels,
+        foreign,
+        hidden & ~foreign,
+        hidden & (washed | lit | (parts[0] if parts else False)),
+        view.line,
+    )
+    hidden &= ~(stepped & ~(shade & deep) & ~off_hue)
     good_px = judged & ~hidden & ~foreign
     # A grid line pixel is as good as the judged pixels around it.
     near = cv2.boxFilter(good_px.astype(np.float32), -1, (5, 5), normalize=False)
@@ -626,6 +641,7 @@ def _under_hands(
     verified: np.ndarray | None = None,
     lit: np.ndarray | None = None,
     hands: Hands | None = None,
+    parts_out: list[np.ndarray] | None = None,
 ) -> np.ndarray:
     """Pixels that may be under a hand although they look bare (see the module docstring).
 
@@ -634,7 +650,9 @@ def _under_hands(
     of ``one_colour`` (dimmed, over one colour of square only; ``log_dim`` their dimming)
     that may be a hand part rather than its shadow are the hand's too. The gaps a palm spans
     do not reach a ``verified`` shadow (`vision.board_shadow_verify`) more than
-    VERIFY_MARGIN px from the hand. ``hands``: `Hands.of` ``foreign`` and ``dimmed``, if made."""
+    VERIFY_MARGIN px from the hand. ``hands``: `Hands.of` ``foreign`` and ``dimmed``, if made.
+    ``parts_out``, if given, receives the pixels hidden as a hand part or washed out (not by
+    colour), for `vision.board_hand_step` to leave their patches alone."""
     if hands is None:
         hands = Hands.of(foreign, dimmed, ppu)
     labels, stats, big, blobs = hands.labels, hands.stats, hands.big, hands.mask
@@ -717,6 +735,8 @@ def _under_hands(
         closed = spanned_gaps(closed, blobs, levels, lit, dimmed, parts) & ~unlike
     same &= ~closed
     same &= bound
+    if parts_out is not None:
+        parts_out.append(parts | unseen)  # hidden as a hand part or washed out, not by colour
     return closed | _grown(blobs | parts, same, ppu) | parts
 
 
