@@ -6,7 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.board_hand_field import hands_and_core, unlike_hand
+from vision.board_hand_field import unlike_hand
+from vision.board_surface import Hands
 
 PPU = 24
 SKIN = (0.20, 0.26, 0.42)  # linear B, G, R
@@ -37,7 +38,8 @@ def released(
     lamp: np.ndarray | None = None,
 ) -> np.ndarray:
     """What `unlike_hand` releases beside the hand, the reader predicting ``board``."""
-    hands, core = hands_and_core(hand, np.zeros_like(hand), 0.1 * PPU * PPU)
+    found = Hands.of(hand, np.zeros_like(hand), PPU)
+    hands, core = found.mask, found.core
     lamp = np.zeros(hand.shape, np.float32) if lamp is None else lamp
     cand = ~hand
     cand[:, int(2.5 * PPU) :] = False  # beside the hand, within a square of it

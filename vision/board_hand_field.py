@@ -75,7 +75,6 @@ FLOOR = 0.022  # log ratio: the least error of the hand's predicted hue (linear 
 DARKEST = 0.006  # linear (about 25 of 255 levels): a darker channel's hue is noise
 LAMP_SHIFT = 0.005  # lamp light under this share of a pixel's darkest channel shifts no hue
 RIM = 3  # px: a hand's blurred outline, hand and board mixed (vision.board_rim.RINGS)
-CORE_ERODE = 2  # px: a hand's edge pixels mix with the board; its hue is its core's
 SCALE = 4  # the hand's hue field is smooth: computed on a view this many times smaller
 
 
@@ -118,18 +117,6 @@ def unlike_hand(
     if lamped and (lamp[ys, xs] > LAMP_SHIFT * darkest).any():
         unlike &= _off_hue(rest, core, unlike, bare, ppu)
     return unlike
-
-
-def hands_and_core(foreign: np.ndarray, shade: np.ndarray, min_area: float) -> tuple[np.ndarray, np.ndarray]:
-    """The hands (``foreign`` regions of at least ``min_area`` px) and their cores: CORE_ERODE
-    px in from the outline (whose pixels mix with the board), leaving out ``shade`` (pixels
-    that look like dimmed board: a hand's shadow beside it is often foreign too)."""
-    _, labels, stats, _ = cv2.connectedComponentsWithStats(foreign.astype(np.uint8), connectivity=8)
-    big = stats[:, cv2.CC_STAT_AREA] >= min_area
-    big[0] = False
-    hands = big[labels]
-    kernel = np.ones((2 * CORE_ERODE + 1,) * 2, np.uint8)
-    return hands, (cv2.erode(hands.astype(np.uint8), kernel) > 0) & ~shade
 
 
 def _hue(colour: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -258,4 +245,4 @@ def _field(small: np.ndarray, sigma: float, ys: np.ndarray, xs: np.ndarray) -> n
     return (top * (1 - ty) + bottom * ty).T
 
 
-__all__ = ["hands_and_core", "unlike_hand"]
+__all__ = ["unlike_hand"]

@@ -487,7 +487,8 @@ class Hands:
     (``cv2.connectedComponentsWithStats``, 8-connected), the labels of the hand-sized ones
     (``big``), their pixels (``mask``) and their ``core``: PALETTE_ERODE px in from the
     outline (whose pixels mix with the board), without the pixels that look like dimmed
-    board (`vision.board_hand_field.hands_and_core`, the same pixels)."""
+    board (a hand's shadow beside it is often foreign too): the core's colours are the
+    hand's own (its palette, and its hue for `vision.board_hand_field.unlike_hand`)."""
 
     labels: np.ndarray
     stats: np.ndarray
