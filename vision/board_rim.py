@@ -49,7 +49,8 @@ HALF = 0.5  # share of hand from which a pixel may hide a piece
 
 
 class _Sums:
-    """Window sums of weighted values at chosen pixels, from integral images."""
+    """Window sums of values over a mask at chosen pixels, from integral images. ``weight`` is
+    a mask (bool or 0/1): its integral is taken from a uint8 copy."""
 
     def __init__(self, values: np.ndarray, weight: np.ndarray) -> None:
         # Summed in float64 from the values as they are (OpenCV widens each one as it adds):
