@@ -11,12 +11,14 @@ from dataclasses import replace
 
 import cv2
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.board_follower import hand_over_board
 from referee.board_inference import Observation
 from referee.commands import read_board as read_board_command
+from vision import board_surface
 from vision.board_geometry import ALL_SQUARES, SIZE, square_name
 from vision.board_reader import read_board
 from vision.board_regions import (
@@ -176,6 +178,18 @@ def test_a_reflection_the_lamp_model_does_not_explain_is_glare_not_a_hand() -> N
     assert _hands(read.regions) == [], read.regions
     big = [r for r in read.regions if r.area >= BIG_AREA]
     assert big and all(r.kind == "glare" for r in big), read.regions
+
+
+def test_the_step_rule_leaves_the_regions_as_they_were(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The step rule (`vision.board_hand_step`) frees board beside a foreign region, for the
+    squares' verdicts; the regions keep the extent they had before it, since whether one
+    reaches the board's edge tells a hand from a lighting misfit: seed 262's misfit still
+    reaches the edge, and every region is the same with the rule switched off."""
+    image = render_placement(START, _dev_camera(262), seed=1).image
+    with_rule = read_board(image).regions
+    assert any(r.board_edge and r.area >= BIG_AREA for r in with_rule), with_rule
+    monkeypatch.setattr(board_surface, "step_bounded", lambda levels, *a: np.zeros(levels.shape[:2], bool))
+    assert read_board(image).regions == with_rule
 
 
 def test_a_lighting_misfit_that_keeps_the_pattern_is_not_a_hand() -> None:

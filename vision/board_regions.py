@@ -312,7 +312,8 @@ def regions_of(
     pred = light.predicted
     own = np.maximum((pred[..., 0] + pred[..., 1] + pred[..., 2]) / 3, 1e-4)  # .sum(axis=2), faster
     shown = None if lin is None else light_of(lin, light.predicted, light.known)
-    found = find_regions(surface.foreign, surface.hidden, surface.outside, light.lamp / own, held, shown)
+    hidden = surface.hidden if surface.reach is None else surface.reach
+    found = find_regions(surface.foreign, hidden, surface.outside, light.lamp / own, held, shown)
     covered = {sq for r in found for sq in r.core}
     return found + tuple(held_region(sq) for sq in sorted(set(held) - covered, key=ALL_SQUARES.index))
 

@@ -329,6 +329,9 @@ class Surface:
     hidden: np.ndarray  # bare-looking but possibly under a hand
     outside: np.ndarray  # not in the picture
     noise: float = 0.0  # median noise sigma (levels) the board model needed: its misfit
+    # The hidden pixels before the step rule freed some (vision.board_hand_step): the extent of
+    # a foreign region, for telling a hand from a lighting misfit (vision.board_regions).
+    reach: np.ndarray | None = None
 
 
 def analyse(
@@ -451,6 +454,7 @@ def analyse(
         hidden & (washed | lit | (parts[0] if parts else False)),
         view.line,
     )
+    reach = hidden & ~foreign
     hidden &= ~(stepped & ~(shade & deep) & ~off_hue)
     good_px = judged & ~hidden & ~foreign
     # A grid line pixel is as good as the judged pixels around it.
@@ -477,7 +481,7 @@ def analyse(
         if judged.any()
         else 0.0
     )
-    return Surface(good_px | good_line | pieces, foreign, hidden & ~foreign, outside, noise)
+    return Surface(good_px | good_line | pieces, foreign, hidden & ~foreign, outside, noise, reach)
 
 
 @dataclass(frozen=True)
