@@ -85,19 +85,7 @@ def step_bounded(
         slice(max(0, ys.min() - m), min(h, ys.max() + m + 1)),
         slice(max(0, xs.min() - m), min(w, xs.max() + m + 1)),
     )
-    out[box] = _bounded(levels[box], foreign[box], hidden[box], other[box], line[box])
-    return out
-
-
-def _bounded(
-    levels: np.ndarray,
-    foreign: np.ndarray,
-    hidden: np.ndarray,
-    other: np.ndarray,
-    line: np.ndarray,
-) -> np.ndarray:
-    """`step_bounded` on a box holding every hidden pixel (off the grid lines)."""
-    out = np.zeros(hidden.shape, bool)
+    levels, foreign, hidden, other, line = (a[box] for a in (levels, foreign, hidden, other, line))
     if not foreign.any():
         return out
     dist, nearest = cv2.distanceTransformWithLabels(
@@ -128,6 +116,7 @@ def _bounded(
     board = cv2.boxFilter(lg * h32[..., None], -1, (3, 3), normalize=False) / np.maximum(n_h, 1)[..., None]
     touching = np.zeros(count, bool)
     smooth = np.zeros(count, bool)
+    compared = np.zeros(count, bool)  # a patch touching the hand only within NEAR px: left alone
     at = hidden & (dist <= CONTACT)
     touching[np.unique(labels[at])] = True
     cmp = at & (dist >= NEAR)
@@ -139,15 +128,13 @@ def _bounded(
         step = np.abs(board[ys, xs] - hand[hy, hx]).max(axis=1)
         small = ~known | (step < STEP)
         smooth[np.unique(labels[ys[small], xs[small]])] = True
-    # A patch touching the hand only within NEAR px is not known to step: left alone.
-    compared = np.zeros(count, bool)
-    if len(ys):
         compared[np.unique(labels[ys, xs])] = True
     spoilt = np.zeros(count, bool)
     spoilt[np.unique(labels[other & joined])] = True
     free = touching & compared & ~smooth & ~spoilt
     free[0] = False
-    return free[labels] & hidden
+    out[box] = free[labels] & hidden
+    return out
 
 
 def _mean_within(lg: np.ndarray, inside: np.ndarray, radius: int) -> tuple[np.ndarray, np.ndarray]:
