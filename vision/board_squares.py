@@ -13,8 +13,6 @@ The steps, on a top view of the grid (`top_view`, `PPU` pixels per square):
 2. **Glare** (`vision.board_glare`): lamp reflections as Gaussian spots of added light, fitted
    to the grey excess; the lighting is refitted without them (a bright spot must not bend the
    lighting field), and the spots refitted on the better lighting.
-   A spot dropped because a hand over part of it broke its checks is tried again once the
-   pixels are sorted, judged away from the hand (`_second_look`).
 3. **Pixels** (`vision.board_surface`): bare, foreign, or hidden beside a hand.
 4. **Squares**: the free fraction of a piece-sized disc, at its worst position on the square.
 """
@@ -29,7 +27,6 @@ import numpy as np
 
 from vision.board_fast import pyr_down_around
 from vision.board_geometry import ALL_SQUARES, SIZE, BoardGeometry, square_index
-from vision.board_glare import MIN_AMPLITUDE, Spot
 from vision.board_lighting import Lighting, design, fit_lighting, square_means
 from vision.board_rim import board_rim
 from vision.board_surface import (
@@ -38,14 +35,10 @@ from vision.board_surface import (
     View,
     analyse,
     cmax,
-    csum,
     free_fraction,
-    grey_excess,
     lamp_light,
-    lights_the_board,
     predict,
     spot_map,
-    to_levels,
 )
 from vision.board_surface import to_linear as _linear
 
@@ -56,7 +49,6 @@ CENTRE_BOX = 0.17  # squares: how far off its square's centre a piece may stand
 PIECE_RADIUS = 0.33  # squares: the smallest piece the reader must not miss (0.66 diameter)
 NOISE_CEILING = 20.0  # levels: a board model needing more noise than this has not found the board
 FREE_ENOUGH = 0.5  # share of a piece's footprint that must be seen bare, everywhere it may be
-LAMP_WITNESS_GAP = 0.5  # squares: a dropped spot is judged again this far from the hands only
 
 
 @dataclass(frozen=True)
@@ -172,7 +164,6 @@ class BoardLight:
     predicted: np.ndarray
     known: np.ndarray
     lamp: np.ndarray
-    rejected: tuple = ()  # spots fitted in the last round but not kept (`lights_the_board`)
 
 
 def board_light(
@@ -188,102 +179,17 @@ def board_light(
     lighting = fit_lighting(square_means(_blocks(lin), masks), ok, geometry)
     pred, known = predict(lighting, view)
     spots: list = []
-    rejected: list = []
     lamp = np.zeros(lin.shape[:2], np.float32)
     for k in range(GLARE_ROUNDS):
         # Elliptic spots only in the last round: the lighting is not refitted on them (a
         # spot's shape then refines the lamp light without bending the lighting field).
-        rejected = []
-        spots = lamp_light(lin, pred, judged & known, saturated, view, k == GLARE_ROUNDS - 1, rejected)
+        spots = lamp_light(lin, pred, judged & known, saturated, view, elliptic=k == GLARE_ROUNDS - 1)
         lamp = spot_map(spots, lin.shape[:2])
         if not spots or k == GLARE_ROUNDS - 1:
             break
         lighting = fit_lighting(square_means(_blocks(lin - lamp[..., None]), masks), ok, geometry)
         pred, known = predict(lighting, view)
-    return BoardLight(lighting, tuple(spots), pred, known, lamp, tuple(rejected))
-
-
-def _with_spot(
-    light: BoardLight,
-    spot: Spot,
-    lin: np.ndarray,
-    masks: np.ndarray,
-    ok: np.ndarray,
-    view: View,
-    geometry: BoardGeometry,
-) -> BoardLight:
-    """The light with ``spot`` kept too, the lighting refitted without its light."""
-    spots = (*light.spots, spot)
-    lamp = spot_map(list(spots), lin.shape[:2])
-    lighting = fit_lighting(square_means(_blocks(lin - lamp[..., None]), masks), ok, geometry)
-    pred, known = predict(lighting, view)
-    return BoardLight(lighting, spots, pred, known, lamp)
-
-
-def _second_look(
-    surface: Surface,
-    light: BoardLight,
-    lin: np.ndarray,
-    masks: np.ndarray,
-    ok: np.ndarray,
-    view: View,
-    geometry: BoardGeometry,
-    judged: np.ndarray,
-    saturated: np.ndarray,
-    pieces: np.ndarray,
-) -> tuple[Surface, BoardLight]:
-    """A lamp's reflection partly under a hand, looked at again without the hand.
-
-    A spot is kept only if the board under it shows its light on both colours of square
-    (`lights_the_board`); a hand over part of it, of a grey-ish colour against the board,
-    breaks the printed contrast there, the spot is dropped, and the board it lights is
-    foreign all round the hand. So a spot dropped where hands lie is tried again: the
-    pixels are sorted with it, and the hand is what misfits both with and without it (the
-    board the spot lights misfits only without it; bare board it claims to light but does
-    not, only with it). Judged on the board LAMP_WITNESS_GAP or more from it, it is kept if
-    it lights the board there: right beside a hand, fingers of the light squares' colour
-    fit as board under the spot's light as well as the board does (tune 1004 e2, a finger
-    tip read as an empty square when they witnessed the spot)."""
-    for spot in light.rejected:
-        if (
-            spot.amplitude < MIN_AMPLITUDE
-            or not surface.foreign[spot_map([spot], lin.shape[:2]) > 0.5 * spot.amplitude].any()
-        ):
-            continue
-        # First, cheaply: the hand taken as what misfits the board plus the spot's light by
-        # far (the local light not refitted); most dropped spots fail already.
-        bump = spot_map([*light.spots, spot], lin.shape[:2])
-        far = cmax(np.abs(to_levels(lin) - to_levels(light.predicted + bump[..., None]))) > 5 * surface.noise
-        if not _lights_beside(
-            spot, lin, light.predicted, surface.foreign & far, judged & light.known, saturated, view
-        ):
-            continue
-        lit = _with_spot(light, spot, lin, masks, ok, view, geometry)
-        seen = analyse(lin, lit.predicted, lit.known, lit.lamp, pieces, view)
-        if _lights_beside(
-            spot, lin, lit.predicted, surface.foreign & seen.foreign, judged & lit.known, saturated, view
-        ):
-            light, surface = lit, seen
-    return surface, light
-
-
-def _lights_beside(
-    spot: Spot,
-    lin: np.ndarray,
-    pred: np.ndarray,
-    hand: np.ndarray,
-    usable: np.ndarray,
-    saturated: np.ndarray,
-    view: View,
-) -> bool:
-    """Does ``spot`` light the ``usable`` board (grey excess) LAMP_WITNESS_GAP or more from
-    the ``hand`` as a lamp's light does (`lights_the_board`)?"""
-    gap = 2 * round(LAMP_WITNESS_GAP * PPU) + 1
-    near_hand = cv2.dilate(hand.astype(np.uint8), np.ones((gap, gap), np.uint8)) > 0
-    excess = lin - pred
-    return lights_the_board(
-        spot, lin, pred, usable & ~near_hand & grey_excess(excess, csum(excess) / 3), saturated, view
-    )
+    return BoardLight(lighting, tuple(spots), pred, known, lamp)
 
 
 def judge_squares(
@@ -314,10 +220,6 @@ def judge_squares(
     saturated = ~view.line & ~pieces & (brightest >= 250)
     light = board_light(lin, masks, ok, view, judged, saturated, geometry)
     surface = analyse(lin, light.predicted, light.known, light.lamp, pieces, view)
-    if light.rejected:
-        surface, light = _second_look(
-            surface, light, lin, masks, ok, view, geometry, judged, saturated, pieces
-        )
     if look is not None:
         look(surface, light, lin)
     if surface.noise > NOISE_CEILING:

@@ -146,69 +146,57 @@ def lamp_light(
     saturated: np.ndarray,
     view: View,
     elliptic: bool = False,
-    rejected: list[Spot] | None = None,
 ) -> list[Spot]:
     """Glare spots fitted to the grey excess of ``lin`` over ``pred`` (see vision.board_glare),
-    keeping only spots that light dark and light squares alike (`lights_the_board`).
-    ``rejected``, if given, receives the spots fitted but not kept."""
-    excess = lin - pred
-    mean = csum(excess) / 3
-    grey = grey_excess(excess, mean)
-    kept = []
-    for s in fit_spots(mean, usable & grey, view.ppu, elliptic):
-        if lights_the_board(s, lin, pred, usable & grey, saturated, view):
-            kept.append(s)
-        elif rejected is not None:
-            rejected.append(s)
-    return kept
-
-
-def grey_excess(excess: np.ndarray, mean: np.ndarray) -> np.ndarray:
-    """Where the excess over bare board (``mean``: its channels' mean) is about grey."""
-    off = excess - mean[..., None]
-    return np.sqrt(csum(off * off)) < 0.43 * np.abs(mean) + 0.01
-
-
-def lights_the_board(
-    s: Spot, lin: np.ndarray, pred: np.ndarray, usable: np.ndarray, saturated: np.ndarray, view: View
-) -> bool:
-    """Does the spot ``s`` light the ``usable`` pixels (grey excess) as lamp light would?
+    keeping only spots that light dark and light squares alike.
 
     Lamp light adds the same to every square under it, so the printed contrast (light minus
     dark, in linear light) survives; a white or grey sleeve is grey too, but it paints dark and
-    light squares one colour. Under the spot, most of the contrast must be left.
+    light squares one colour. Under each spot, most of the contrast must be left.
     """
+    excess = lin - pred
+    mean = csum(excess) / 3
+    off = excess - mean[..., None]
+    grey = np.sqrt(csum(off * off)) < 0.43 * np.abs(mean) + 0.01
+    spots = fit_spots(mean, usable & grey, view.ppu, elliptic)
     lin_mean, pred_mean = csum(lin) / 3, csum(pred) / 3
-    bump = spot_map([s], lin.shape[:2])
-    # How far each pixel is from board plus this spot; a clipped pixel only says that it
-    # is at least as bright as white, which agrees if the spot predicts clipping.
-    lit = pred_mean + bump
-    gap = _at_saturated(lin_mean - lit, saturated, 1.0, lit)
-    witnessed = False
-    for level in (0.5, 0.25, 0.1):  # the spot's core, or its skirt for a narrow one
-        core = (usable | saturated) & (bump > level * s.amplitude)  # hands say nothing
-        dark, light = core & (view.classes == 0), core & (view.classes == 1)
-        if dark.sum() >= 10 and light.sum() >= 10:
-            # Each colour must show the spot's light to witness it. Where a colour sees
-            # only the far skirt, "the light is there" holds within the model's error
-            # whether it is or not: a spot on a pale sleeve over one dark square, with
-            # the light squares at its skirt, is then seen by one colour only.
-            seen = sorted(float(median(bump[c])) for c in (dark, light))
-            witnessed = not (seen[0] < SPOT_WITNESS and seen[1] >= 2 * SPOT_WITNESS)
-            break
-    if not witnessed:
-        # Only one colour of square under it (a corner square, the edge), or the other
-        # only under its skirt: the contrast cannot tell lamp light from a cloth, but a
-        # cloth is not a Gaussian bump.
-        return _lone_spot(s, bump, gap, core, view)
-    lost = float(median(gap[dark]) - median(gap[light]))
-    contrast = float(median(pred_mean[light]) - median(pred_mean[dark]))
-    # And the light must be there, on both classes: a spot fitted to a grey sleeve also
-    # "keeps" the contrast of the bare squares around the sleeve, where it adds nothing.
-    there = all(
-        float(median(gap[c])) >= -SPOT_EXPLAINS * float(median(bump[c])) - SPOT_SLACK for c in (dark, light)
-    )
-    return contrast > 0 and lost <= (1 - SPOT_CONTRAST) * contrast and there
+    kept = []
+    for s in spots:
+        bump = spot_map([s], mean.shape)
+        # How far each pixel is from board plus this spot; a clipped pixel only says that it
+        # is at least as bright as white, which agrees if the spot predicts clipping.
+        lit = pred_mean + bump
+        gap = _at_saturated(lin_mean - lit, saturated, 1.0, lit)
+        witnessed = False
+        for level in (0.5, 0.25, 0.1):  # the spot's core, or its skirt for a narrow one
+            core = ((usable & grey) | saturated) & (bump > level * s.amplitude)  # hands say nothing
+            dark, light = core & (view.classes == 0), core & (view.classes == 1)
+            if dark.sum() >= 10 and light.sum() >= 10:
+                # Each colour must show the spot's light to witness it. Where a colour sees
+                # only the far skirt, "the light is there" holds within the model's error
+                # whether it is or not: a spot on a pale sleeve over one dark square, with
+                # the light squares at its skirt, is then seen by one colour only.
+                seen = sorted(float(median(bump[c])) for c in (dark, light))
+                witnessed = not (seen[0] < SPOT_WITNESS and seen[1] >= 2 * SPOT_WITNESS)
+                break
+        if not witnessed:
+            # Only one colour of square under it (a corner square, the edge), or the other
+            # only under its skirt: the contrast cannot tell lamp light from a cloth, but a
+            # cloth is not a Gaussian bump.
+            if _lone_spot(s, bump, gap, core, view):
+                kept.append(s)
+            continue
+        lost = float(median(gap[dark]) - median(gap[light]))
+        contrast = float(median(pred_mean[light]) - median(pred_mean[dark]))
+        # And the light must be there, on both classes: a spot fitted to a grey sleeve also
+        # "keeps" the contrast of the bare squares around the sleeve, where it adds nothing.
+        there = all(
+            float(median(gap[c])) >= -SPOT_EXPLAINS * float(median(bump[c])) - SPOT_SLACK
+            for c in (dark, light)
+        )
+        if contrast > 0 and lost <= (1 - SPOT_CONTRAST) * contrast and there:
+            kept.append(s)
+    return kept
 
 
 def _lone_spot(s: Spot, bump: np.ndarray, gap: np.ndarray, core: np.ndarray, view: View) -> bool:
