@@ -29,7 +29,7 @@ misfit.
 from __future__ import annotations
 
 import math
-from functools import cache
+from functools import cache, lru_cache
 from typing import NamedTuple
 
 import cv2
@@ -355,8 +355,17 @@ def _grid(h: int, w: int) -> tuple[np.ndarray, np.ndarray]:
 
 def spot_map(spots: list[Spot], shape: tuple[int, int]) -> np.ndarray:
     """The lamp light the spots add at every pixel of a view of ``shape``."""
-    vv, uu = _grid(shape[0], shape[1])
     out = np.zeros(shape, np.float32)
     for s in spots:
-        out += s.amplitude * _bump(uu, vv, s)
+        out += _spot_light(s, shape)
+    return out
+
+
+@lru_cache(maxsize=8)
+def _spot_light(s: Spot, shape: tuple[int, int]) -> np.ndarray:
+    """The light one spot adds over a view of ``shape`` (cached: the reader asks for a kept
+    spot's light twice, when it checks the spot and when it adds up the lamp light)."""
+    vv, uu = _grid(shape[0], shape[1])
+    out = s.amplitude * _bump(uu, vv, s)
+    out.setflags(write=False)
     return out
