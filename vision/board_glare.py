@@ -29,6 +29,7 @@ misfit.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from functools import cache, lru_cache
 from typing import NamedTuple
 
@@ -51,6 +52,7 @@ OUTSIDE = 1.5  # squares: how far off the board a spot's centre may lie
 OUTSIDE_NARROW = 2.5  # ... if the spot is no wider than NARROW squares
 NARROW = 1.25
 ITERATIONS = 12
+SETTLED = 0.2  # small-view pixels: a round spot's fit stops once a step moves it less (0.4 top-view px)
 SCALE = 2  # the fit runs on a view this many times smaller: spots are smooth
 
 
@@ -80,11 +82,15 @@ def _bump(u: np.ndarray, v: np.ndarray, s: Spot) -> np.ndarray:
     return np.exp(-(along * along / (2 * long2) + across * across / (2 * short2)))
 
 
-def fit_spots(excess: np.ndarray, usable: np.ndarray, ppu: float, elliptic: bool = False) -> list[Spot]:
+def fit_spots(
+    excess: np.ndarray, usable: np.ndarray, ppu: float, elliptic: bool = False, start: Sequence[Spot] = ()
+) -> list[Spot]:
     """Gaussian spots explaining ``excess`` (lamp light per pixel, linear) where ``usable``.
 
     ``ppu`` is the view's pixels per square, which bounds the plausible spot widths;
-    ``elliptic`` lets a spot be refined as an ellipse (see the module docstring).
+    ``elliptic`` lets a spot be refined as an ellipse (see the module docstring). ``start``,
+    the round spots of an earlier fit to much the same excess (the reader's previous glare
+    round), are refined from where they were instead of searched for afresh.
     """
     small = cv2.resize(
         excess.astype(np.float32), None, fx=1 / SCALE, fy=1 / SCALE, interpolation=cv2.INTER_AREA
@@ -92,8 +98,46 @@ def fit_spots(excess: np.ndarray, usable: np.ndarray, ppu: float, elliptic: bool
     m = cv2.resize(usable.astype(np.float32), None, fx=1 / SCALE, fy=1 / SCALE, interpolation=cv2.INTER_AREA)
     m = (m > 0.99).astype(np.float32)
     p = ppu / SCALE
+    vv, uu = _grid(*small.shape)
+    found, model = _refitted(small, m, uu, vv, start, p) if start else _searched(small, m, uu, vv, p)
+    # Then each spot is refined as an ellipse, the others' light taken away: the spots found
+    # stay the same, only their shapes improve.
+    for k, spot in enumerate(found if elliptic else []):
+        if spot.amplitude < MIN_AMPLITUDE:
+            continue  # a faint flank or companion: its shape is not worth the time
+        others = model - spot.amplitude * _bump(uu, vv, spot)
+        found[k] = _elliptic(small - others, m, uu, vv, spot, p)
+        model = others + found[k].amplitude * _bump(uu, vv, found[k])
+    return [s._replace(u=s.u * SCALE, v=s.v * SCALE, width=s.width * SCALE) for s in found]
+
+
+def _refitted(
+    small: np.ndarray, m: np.ndarray, uu: np.ndarray, vv: np.ndarray, start: Sequence[Spot], p: float
+) -> tuple[list[Spot], np.ndarray]:
+    """The spots ``start`` (full-view pixels) refined on the small view ``small`` in their
+    order, each with the light of those before it taken away, and the light of those kept.
+
+    Lighting refitted without the lamp light moves a spot little: a few Gauss–Newton steps
+    from where it was, instead of a search that tries every peak again. A faint flank or
+    companion keeps the flank's floor; a spot the excess no longer shows is dropped.
+    """
+    model = np.zeros_like(small)
+    found: list[Spot] = []
+    for s in start:
+        guess = Spot(s.u / SCALE, s.v / SCALE, s.width / SCALE, s.amplitude)
+        least = MIN_AMPLITUDE if s.amplitude >= MIN_AMPLITUDE else FLANK_AMPLITUDE
+        spot = _refine(small - model, m, uu, vv, guess, p, least)
+        if spot is not None:
+            found.append(spot)
+            model += spot.amplitude * _bump(uu, vv, spot)
+    return found, model
+
+
+def _searched(
+    small: np.ndarray, m: np.ndarray, uu: np.ndarray, vv: np.ndarray, p: float
+) -> tuple[list[Spot], np.ndarray]:
+    """Round spots found greedily in ``small`` (strongest peak first), and their light."""
     h, w = small.shape
-    vv, uu = _grid(h, w)
     model = np.zeros_like(small)
     found: list[Spot] = []  # in the small view's pixels
     # Where the excess is measured: a smoothed copy finds the peaks, the raw one fits them.
@@ -140,15 +184,7 @@ def fit_spots(excess: np.ndarray, usable: np.ndarray, ppu: float, elliptic: bool
             continue
         found.append(spot)
         model += spot.amplitude * _bump(uu, vv, spot)
-    # Then each spot is refined as an ellipse, the others' light taken away: the spots found
-    # stay the same, only their shapes improve.
-    for k, spot in enumerate(found if elliptic else []):
-        if spot.amplitude < MIN_AMPLITUDE:
-            continue  # a faint flank or companion: its shape is not worth the time
-        others = model - spot.amplitude * _bump(uu, vv, spot)
-        found[k] = _elliptic(small - others, m, uu, vv, spot, p)
-        model = others + found[k].amplitude * _bump(uu, vv, found[k])
-    return [s._replace(u=s.u * SCALE, v=s.v * SCALE, width=s.width * SCALE) for s in found]
+    return found, model
 
 
 def _tukey_step(J: np.ndarray, res: np.ndarray) -> np.ndarray | None:
@@ -212,7 +248,7 @@ def _refine(
         wd = min(max(wd + float(step[3]), 0.15 * p), MAX_WIDTH * p)
         if it > 3 and wd < MIN_WIDTH * p:
             return None
-        if float(np.abs(step[1:]).max()) < 0.05:
+        if float(np.abs(step[1:]).max()) < SETTLED:
             break
     if amp < least or wd < MIN_WIDTH * p:
         return None
