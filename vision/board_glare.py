@@ -52,6 +52,7 @@ OUTSIDE = 1.5  # squares: how far off the board a spot's centre may lie
 OUTSIDE_NARROW = 2.5  # ... if the spot is no wider than NARROW squares
 NARROW = 1.25
 ITERATIONS = 12
+REFIT_DRIFT = 0.5  # a spot refitted in a later round may move this share of its width (a half of it in width)
 SETTLED = 0.2  # small-view pixels: a round spot's fit stops once a step moves it less (0.4 top-view px)
 SCALE = 2  # the fit runs on a view this many times smaller: spots are smooth
 
@@ -90,7 +91,8 @@ def fit_spots(
     ``ppu`` is the view's pixels per square, which bounds the plausible spot widths;
     ``elliptic`` lets a spot be refined as an ellipse (see the module docstring). ``start``,
     the round spots of an earlier fit to much the same excess (the reader's previous glare
-    round), are refined from where they were instead of searched for afresh.
+    round), are refined from where they were instead of searched for afresh, unless one of
+    them is lost or moves.
     """
     small = cv2.resize(
         excess.astype(np.float32), None, fx=1 / SCALE, fy=1 / SCALE, interpolation=cv2.INTER_AREA
@@ -99,7 +101,8 @@ def fit_spots(
     m = (m > 0.99).astype(np.float32)
     p = ppu / SCALE
     vv, uu = _grid(*small.shape)
-    found, model = _refitted(small, m, uu, vv, start, p) if start else _searched(small, m, uu, vv, p)
+    refitted = _refitted(small, m, uu, vv, start, p) if start else None
+    found, model = refitted if refitted is not None else _searched(small, m, uu, vv, p)
     # Then each spot is refined as an ellipse, the others' light taken away: the spots found
     # stay the same, only their shapes improve.
     for k, spot in enumerate(found if elliptic else []):
@@ -119,7 +122,10 @@ def _refitted(
 
     Lighting refitted without the lamp light moves a spot little: a few Gauss–Newton steps
     from where it was, instead of a search that tries every peak again. A faint flank or
-    companion keeps the flank's floor; a spot the excess no longer shows is dropped.
+    companion keeps the flank's floor. None if a spot is lost, moves more than half its
+    width or changes its width by more than a quarter: the light is then no longer the one
+    the spots were found in (a spot drifting off the board soaks up a hand's pale excess),
+    and the caller searches afresh.
     """
     model = np.zeros_like(small)
     found: list[Spot] = []
@@ -127,10 +133,17 @@ def _refitted(
         guess = Spot(s.u / SCALE, s.v / SCALE, s.width / SCALE, s.amplitude)
         least = MIN_AMPLITUDE if s.amplitude >= MIN_AMPLITUDE else FLANK_AMPLITUDE
         spot = _refine(small - model, m, uu, vv, guess, p, least)
-        if spot is not None:
-            found.append(spot)
-            model += spot.amplitude * _bump(uu, vv, spot)
+        if spot is None or not _stayed(spot, guess):
+            return None
+        found.append(spot)
+        model += spot.amplitude * _bump(uu, vv, spot)
     return found, model
+
+
+def _stayed(spot: Spot, was: Spot) -> bool:
+    """Whether a refined spot is still the one it started from (REFIT_DRIFT)."""
+    moved = math.hypot(spot.u - was.u, spot.v - was.v)
+    return moved <= REFIT_DRIFT * was.width and abs(spot.width - was.width) <= REFIT_DRIFT / 2 * was.width
 
 
 def _searched(
