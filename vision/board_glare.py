@@ -53,7 +53,6 @@ OUTSIDE_NARROW = 2.5  # ... if the spot is no wider than NARROW squares
 NARROW = 1.25
 ITERATIONS = 12
 REFIT_DRIFT = 0.5  # a spot refitted in a later round may move this share of its width (a half of it in width)
-SETTLED = 0.2  # small-view pixels: a round spot's fit stops once a step moves it less (0.4 top-view px)
 SCALE = 2  # the fit runs on a view this many times smaller: spots are smooth
 
 
@@ -261,7 +260,7 @@ def _refine(
         wd = min(max(wd + float(step[3]), 0.15 * p), MAX_WIDTH * p)
         if it > 3 and wd < MIN_WIDTH * p:
             return None
-        if float(np.abs(step[1:]).max()) < SETTLED:
+        if float(np.abs(step[1:]).max()) < 0.05:
             break
     if amp < least or wd < MIN_WIDTH * p:
         return None
