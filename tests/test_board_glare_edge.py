@@ -82,20 +82,3 @@ def test_a_flat_pale_cloth_over_the_corner_square_is_not_a_spot(monkeypatch: pyt
     lit = (pred + cloth[..., None]).astype(np.float32)
     none = np.zeros((N, N), bool)
     assert lamp_light(lit, pred, ~view.line, none, view) == []
-
-
-def test_a_later_round_refines_the_spots_it_is_given_and_looks_for_no_more() -> None:
-    # The reader's second glare round starts from the first round's spots: a spot given a
-    # square off is refined onto the light, and a second reflection the first round did
-    # not keep (a sleeve's, say, rejected by the contrast test) is not looked for again.
-    excess = _gauss(3.0, 4.0, 0.9, 0.3) + _gauss(7.0, 2.0, 0.6, 0.2)
-    assert len(fit_spots(excess, ALL, PPU)) == 2
-    given = Spot(3.4 * PPU, 4.3 * PPU, 1.1 * PPU, 0.25)
-    found = fit_spots(excess, ALL, PPU, start=[given])
-    assert len(found) == 1, found
-    assert abs(found[0].u - 3.0 * PPU) < 1 and abs(found[0].v - 4.0 * PPU) < 1, found
-    assert abs(found[0].width - 0.9 * PPU) < 1 and abs(found[0].amplitude - 0.3) < 0.01, found
-    # A spot the light no longer shows, or one that moves off to another reflection: the
-    # light is not the one the spots were found in, and they are searched for afresh.
-    for gone in (Spot(5.0 * PPU, 7.5 * PPU, 0.5 * PPU, 0.1), Spot(5.2 * PPU, 3.0 * PPU, 0.7 * PPU, 0.2)):
-        assert len(fit_spots(excess, ALL, PPU, start=[gone])) == 2

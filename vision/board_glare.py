@@ -29,7 +29,6 @@ misfit.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from functools import cache, lru_cache
 from typing import NamedTuple
 
@@ -52,7 +51,6 @@ OUTSIDE = 1.5  # squares: how far off the board a spot's centre may lie
 OUTSIDE_NARROW = 2.5  # ... if the spot is no wider than NARROW squares
 NARROW = 1.25
 ITERATIONS = 12
-REFIT_DRIFT = 0.5  # a spot refitted in a later round may move this share of its width (a half of it in width)
 SCALE = 2  # the fit runs on a view this many times smaller: spots are smooth
 
 
@@ -82,16 +80,11 @@ def _bump(u: np.ndarray, v: np.ndarray, s: Spot) -> np.ndarray:
     return np.exp(-(along * along / (2 * long2) + across * across / (2 * short2)))
 
 
-def fit_spots(
-    excess: np.ndarray, usable: np.ndarray, ppu: float, elliptic: bool = False, start: Sequence[Spot] = ()
-) -> list[Spot]:
+def fit_spots(excess: np.ndarray, usable: np.ndarray, ppu: float, elliptic: bool = False) -> list[Spot]:
     """Gaussian spots explaining ``excess`` (lamp light per pixel, linear) where ``usable``.
 
     ``ppu`` is the view's pixels per square, which bounds the plausible spot widths;
-    ``elliptic`` lets a spot be refined as an ellipse (see the module docstring). ``start``,
-    the round spots of an earlier fit to much the same excess (the reader's previous glare
-    round), are refined from where they were instead of searched for afresh, unless one of
-    them is lost or moves.
+    ``elliptic`` lets a spot be refined as an ellipse (see the module docstring).
     """
     small = cv2.resize(
         excess.astype(np.float32), None, fx=1 / SCALE, fy=1 / SCALE, interpolation=cv2.INTER_AREA
@@ -99,57 +92,8 @@ def fit_spots(
     m = cv2.resize(usable.astype(np.float32), None, fx=1 / SCALE, fy=1 / SCALE, interpolation=cv2.INTER_AREA)
     m = (m > 0.99).astype(np.float32)
     p = ppu / SCALE
-    vv, uu = _grid(*small.shape)
-    refitted = _refitted(small, m, uu, vv, start, p) if start else None
-    found, model = refitted if refitted is not None else _searched(small, m, uu, vv, p)
-    # Then each spot is refined as an ellipse, the others' light taken away: the spots found
-    # stay the same, only their shapes improve.
-    for k, spot in enumerate(found if elliptic else []):
-        if spot.amplitude < MIN_AMPLITUDE:
-            continue  # a faint flank or companion: its shape is not worth the time
-        others = model - spot.amplitude * _bump(uu, vv, spot)
-        found[k] = _elliptic(small - others, m, uu, vv, spot, p)
-        model = others + found[k].amplitude * _bump(uu, vv, found[k])
-    return [s._replace(u=s.u * SCALE, v=s.v * SCALE, width=s.width * SCALE) for s in found]
-
-
-def _refitted(
-    small: np.ndarray, m: np.ndarray, uu: np.ndarray, vv: np.ndarray, start: Sequence[Spot], p: float
-) -> tuple[list[Spot], np.ndarray]:
-    """The spots ``start`` (full-view pixels) refined on the small view ``small`` in their
-    order, each with the light of those before it taken away, and the light of those kept.
-
-    Lighting refitted without the lamp light moves a spot little: a few Gauss–Newton steps
-    from where it was, instead of a search that tries every peak again. A faint flank or
-    companion keeps the flank's floor. None if a spot is lost, moves more than half its
-    width or changes its width by more than a quarter: the light is then no longer the one
-    the spots were found in (a spot drifting off the board soaks up a hand's pale excess),
-    and the caller searches afresh.
-    """
-    model = np.zeros_like(small)
-    found: list[Spot] = []
-    for s in start:
-        guess = Spot(s.u / SCALE, s.v / SCALE, s.width / SCALE, s.amplitude)
-        least = MIN_AMPLITUDE if s.amplitude >= MIN_AMPLITUDE else FLANK_AMPLITUDE
-        spot = _refine(small - model, m, uu, vv, guess, p, least)
-        if spot is None or not _stayed(spot, guess):
-            return None
-        found.append(spot)
-        model += spot.amplitude * _bump(uu, vv, spot)
-    return found, model
-
-
-def _stayed(spot: Spot, was: Spot) -> bool:
-    """Whether a refined spot is still the one it started from (REFIT_DRIFT)."""
-    moved = math.hypot(spot.u - was.u, spot.v - was.v)
-    return moved <= REFIT_DRIFT * was.width and abs(spot.width - was.width) <= REFIT_DRIFT / 2 * was.width
-
-
-def _searched(
-    small: np.ndarray, m: np.ndarray, uu: np.ndarray, vv: np.ndarray, p: float
-) -> tuple[list[Spot], np.ndarray]:
-    """Round spots found greedily in ``small`` (strongest peak first), and their light."""
     h, w = small.shape
+    vv, uu = _grid(h, w)
     model = np.zeros_like(small)
     found: list[Spot] = []  # in the small view's pixels
     # Where the excess is measured: a smoothed copy finds the peaks, the raw one fits them.
@@ -196,7 +140,15 @@ def _searched(
             continue
         found.append(spot)
         model += spot.amplitude * _bump(uu, vv, spot)
-    return found, model
+    # Then each spot is refined as an ellipse, the others' light taken away: the spots found
+    # stay the same, only their shapes improve.
+    for k, spot in enumerate(found if elliptic else []):
+        if spot.amplitude < MIN_AMPLITUDE:
+            continue  # a faint flank or companion: its shape is not worth the time
+        others = model - spot.amplitude * _bump(uu, vv, spot)
+        found[k] = _elliptic(small - others, m, uu, vv, spot, p)
+        model = others + found[k].amplitude * _bump(uu, vv, found[k])
+    return [s._replace(u=s.u * SCALE, v=s.v * SCALE, width=s.width * SCALE) for s in found]
 
 
 def _tukey_step(J: np.ndarray, res: np.ndarray) -> np.ndarray | None:

@@ -183,12 +183,9 @@ def board_light(
     for k in range(GLARE_ROUNDS):
         # Elliptic spots only in the last round: the lighting is not refitted on them (a
         # spot's shape then refines the lamp light without bending the lighting field).
-        # After the first round the spots are refined from where they were, not searched
-        # for again (most of the glare fit's time went into peaks tried and given up).
-        last = k == GLARE_ROUNDS - 1
-        spots = lamp_light(lin, pred, judged & known, saturated, view, elliptic=last, start=spots)
+        spots = lamp_light(lin, pred, judged & known, saturated, view, elliptic=k == GLARE_ROUNDS - 1)
         lamp = spot_map(spots, lin.shape[:2])
-        if not spots or last:
+        if not spots or k == GLARE_ROUNDS - 1:
             break
         lighting = fit_lighting(square_means(_blocks(lin - lamp[..., None]), masks), ok, geometry)
         pred, known = predict(lighting, view)

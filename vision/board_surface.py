@@ -25,7 +25,6 @@ A square is then judged by `free_fraction`: could a piece be hidden on it? See
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -147,7 +146,6 @@ def lamp_light(
     saturated: np.ndarray,
     view: View,
     elliptic: bool = False,
-    start: Sequence[Spot] = (),
 ) -> list[Spot]:
     """Glare spots fitted to the grey excess of ``lin`` over ``pred`` (see vision.board_glare),
     keeping only spots that light dark and light squares alike.
@@ -160,7 +158,7 @@ def lamp_light(
     mean = csum(excess) / 3
     off = excess - mean[..., None]
     grey = np.sqrt(csum(off * off)) < 0.43 * np.abs(mean) + 0.01
-    spots = fit_spots(mean, usable & grey, view.ppu, elliptic, start)
+    spots = fit_spots(mean, usable & grey, view.ppu, elliptic)
     lin_mean, pred_mean = csum(lin) / 3, csum(pred) / 3
     kept = []
     for s in spots:
