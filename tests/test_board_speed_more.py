@@ -50,3 +50,26 @@ def test_clipped_case_only_where_saturated_is_the_whole_views_where():
         want = np.where(saturated, np.maximum(ceiling - model, 0.0), levels - model)
         got = _at_saturated(levels - model, saturated, ceiling, model)
         assert got.dtype == want.dtype and np.array_equal(got, want)
+
+
+def test_the_cached_light_of_a_spot_adds_up_as_the_plain_sum():
+    # Round 16 caches each spot's light over the view (lamp_light checks a spot, board_light
+    # adds up the kept ones): the lamp light is the plain sum bit for bit, round or elliptic,
+    # and the cached arrays are never written to.
+    from vision.board_glare import Spot, _bump, _grid, _spot_light, spot_map
+
+    vv, uu = _grid(216, 216)
+    for t in range(20):
+        spots = [
+            Spot(*(float(x) for x in RNG.uniform([-20, -20, 5, 0.02], [236, 236, 60, 0.8])))
+            for _ in range(int(RNG.integers(1, 4)))
+        ]
+        if t % 2:
+            spots[0] = spots[0]._replace(aspect=float(RNG.uniform(1, 1.3)), angle=float(RNG.uniform(-3, 3)))
+        want = np.zeros((216, 216), np.float32)
+        for s in spots:
+            want += s.amplitude * _bump(uu, vv, s)
+        for _ in range(2):  # made, then taken from the cache
+            got = spot_map(spots, (216, 216))
+            assert got.dtype == np.float32 and np.array_equal(got, want)
+        assert not _spot_light(spots[0], (216, 216)).flags.writeable

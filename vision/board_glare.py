@@ -29,7 +29,7 @@ misfit.
 from __future__ import annotations
 
 import math
-from functools import cache
+from functools import cache, lru_cache
 from typing import NamedTuple
 
 import cv2
@@ -98,19 +98,27 @@ def fit_spots(excess: np.ndarray, usable: np.ndarray, ppu: float, elliptic: bool
     found: list[Spot] = []  # in the small view's pixels
     # Where the excess is measured: a smoothed copy finds the peaks, the raw one fits them.
     den = cv2.GaussianBlur(m, (0, 0), 0.15 * p)
+    measured = den > 0.3
     blocked = np.zeros_like(m)  # peaks that did not make a spot (a hand's edge, a sticker)
+    # What is left of the excess, smoothed, and the companions' floor change only when a
+    # spot is added: a peak given up just blocks its place (the same numbers, made once).
+    rest = smoothed = floors = None
     for _ in range(MAX_SPOTS + MAX_REJECTS):
         if len(found) == MAX_SPOTS:
             break
-        rest = small - model
-        smooth = cv2.GaussianBlur(rest * m, (0, 0), 0.15 * p) / np.maximum(den, 1e-6)
-        smooth = np.where((den > 0.3) & (blocked == 0), smooth, -1.0)
+        if rest is None or smoothed is None:
+            rest = small - model
+            smoothed = cv2.GaussianBlur(rest * m, (0, 0), 0.15 * p) / np.maximum(den, 1e-6)
+            floors = None
+        smooth = np.where(measured & (blocked == 0), smoothed, -1.0)
         k = int(np.argmax(smooth))
         cv, cu = divmod(k, w)
         amp = float(smooth[cv, cu])
         least = MIN_AMPLITUDE
         flank = amp < MIN_AMPLITUDE
-        floor = _companion_floor(found, uu, vv) if flank and found else None
+        if flank and found and floors is None:
+            floors = _companion_floor(found, uu, vv)
+        floor = floors if flank and found else None
         near = None if floor is None else np.where(smooth >= floor, smooth, -1.0)
         if floor is not None and near is not None and float(near.max()) > 0:
             # Two overlapping reflections are first fitted as one spot; what the strong one
@@ -127,7 +135,7 @@ def fit_spots(excess: np.ndarray, usable: np.ndarray, ppu: float, elliptic: bool
             if amp < FLANK_AMPLITUDE:
                 break
         # Start from the half-height area of the peak, then refine.
-        half = ((smooth > amp / 2) & (den > 0.3)).astype(np.uint8)
+        half = ((smooth > amp / 2) & measured).astype(np.uint8)
         _, labels = cv2.connectedComponents(half)
         width = max(MIN_WIDTH * p, float(np.sqrt((labels == labels[cv, cu]).sum() / np.pi)) / 1.177)
         spot = _refine(rest, m, uu, vv, Spot(float(cu), float(cv), width, amp), p, least)
@@ -140,6 +148,7 @@ def fit_spots(excess: np.ndarray, usable: np.ndarray, ppu: float, elliptic: bool
             continue
         found.append(spot)
         model += spot.amplitude * _bump(uu, vv, spot)
+        rest = None
     # Then each spot is refined as an ellipse, the others' light taken away: the spots found
     # stay the same, only their shapes improve.
     for k, spot in enumerate(found if elliptic else []):
@@ -355,8 +364,17 @@ def _grid(h: int, w: int) -> tuple[np.ndarray, np.ndarray]:
 
 def spot_map(spots: list[Spot], shape: tuple[int, int]) -> np.ndarray:
     """The lamp light the spots add at every pixel of a view of ``shape``."""
-    vv, uu = _grid(shape[0], shape[1])
     out = np.zeros(shape, np.float32)
     for s in spots:
-        out += s.amplitude * _bump(uu, vv, s)
+        out += _spot_light(s, shape)
+    return out
+
+
+@lru_cache(maxsize=8)
+def _spot_light(s: Spot, shape: tuple[int, int]) -> np.ndarray:
+    """The light one spot adds over a view of ``shape`` (cached: the reader asks for a kept
+    spot's light twice, when it checks the spot and when it adds up the lamp light)."""
+    vv, uu = _grid(shape[0], shape[1])
+    out = s.amplitude * _bump(uu, vv, s)
+    out.setflags(write=False)
     return out
