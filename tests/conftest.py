@@ -82,7 +82,13 @@ class RunningReferee:
             if predicate(view):
                 return view
             time.sleep(0.02)
-        raise AssertionError(f"timed out waiting for {what}; last view: {json.dumps(view)[:2000]}")
+        # The daemon's own log says why (a link that never answers, a thread that died): a rare
+        # failure under load is only diagnosable from the run that had it.
+        tail = "".join(self.log_path.read_text(errors="replace").splitlines(keepends=True)[-40:])
+        raise AssertionError(
+            f"timed out waiting for {what}; last view: {json.dumps(view)[:2000]}\n"
+            f"last lines of the daemon's log ({self.log_path}):\n{tail}"
+        )
 
     def stop(self) -> None:
         if self.proc.poll() is None:
