@@ -5,9 +5,12 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
+import threading
 import time
+import traceback
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -82,12 +85,22 @@ class RunningReferee:
             if predicate(view):
                 return view
             time.sleep(0.02)
-        # The daemon's own log says why (a link that never answers, a thread that died): a rare
-        # failure under load is only diagnosable from the run that had it.
-        tail = "".join(self.log_path.read_text(errors="replace").splitlines(keepends=True)[-40:])
+        # The daemon's own log says why (a link that never answers, a thread that died), with
+        # every thread's stack (SIGUSR1, `referee.cli`), and so do this process's threads (a
+        # simulator): a rare failure under load is only diagnosable from the run that had it.
+        if self.proc.poll() is None and hasattr(signal, "SIGUSR1"):
+            os.kill(self.proc.pid, signal.SIGUSR1)
+            time.sleep(0.5)
+        tail = "".join(self.log_path.read_text(errors="replace").splitlines(keepends=True)[-150:])
+        here = "".join(
+            f"thread {t.name}:\n" + "".join(traceback.format_stack(sys._current_frames()[t.ident]))
+            for t in threading.enumerate()
+            if t is not threading.current_thread() and t.ident in sys._current_frames()
+        )
         raise AssertionError(
             f"timed out waiting for {what}; last view: {json.dumps(view)[:2000]}\n"
-            f"last lines of the daemon's log ({self.log_path}):\n{tail}"
+            f"last lines of the daemon's log ({self.log_path}):\n{tail}\n"
+            f"threads of the test process:\n{here}"
         )
 
     def stop(self) -> None:
