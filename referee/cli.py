@@ -7,11 +7,9 @@ adding a command means adding a module, never editing this file.
 from __future__ import annotations
 
 import argparse
-import faulthandler
 import importlib
 import logging
 import pkgutil
-import signal
 import sys
 from collections.abc import Sequence
 
@@ -38,10 +36,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         level=logging.DEBUG if args.verbose else logging.INFO,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
-    if hasattr(signal, "SIGUSR1"):
-        # `kill -USR1 <pid>` writes every thread's stack to stderr (the journal under systemd):
-        # a referee that hangs at the table can say where without being stopped.
-        faulthandler.register(signal.SIGUSR1, all_threads=True)
     try:
         return int(args.run(args) or 0)
     except KeyboardInterrupt:

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import faulthandler
+import io
+import signal
 import sys
 from pathlib import Path
 
@@ -91,8 +95,19 @@ def run(args: argparse.Namespace) -> int:
             contest=contest,
             sound=args.sound,
         )
+        _stacks_on_sigusr1()
         asyncio.run(run_daemon(options))
     except ValueError as exc:
         print(f"referee serve: {exc}", file=sys.stderr)
         return 2
     return 0
+
+
+def _stacks_on_sigusr1() -> None:
+    """`kill -USR1 <pid>` writes every thread's stack to stderr (the journal under systemd): a
+    referee that hangs at the table can say where without being stopped."""
+    if not hasattr(signal, "SIGUSR1"):
+        return
+    # stderr may be no file (run inside another program): then no dump, the referee still runs.
+    with contextlib.suppress(io.UnsupportedOperation, ValueError, RuntimeError):
+        faulthandler.register(signal.SIGUSR1, all_threads=True)
