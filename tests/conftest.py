@@ -86,16 +86,17 @@ class RunningReferee:
                 return view
             time.sleep(0.02)
         # The daemon's own log says why (a link that never answers, a thread that died), with
-        # every thread's stack (SIGUSR1, `referee.cli`), and so do this process's threads (a
+        # every thread's stack (SIGUSR1, `referee serve`), and so do this process's threads (a
         # simulator): a rare failure under load is only diagnosable from the run that had it.
         if self.proc.poll() is None and hasattr(signal, "SIGUSR1"):
             os.kill(self.proc.pid, signal.SIGUSR1)
             time.sleep(0.5)
         tail = "".join(self.log_path.read_text(errors="replace").splitlines(keepends=True)[-150:])
+        frames = sys._current_frames()
         here = "".join(
-            f"thread {t.name}:\n" + "".join(traceback.format_stack(sys._current_frames()[t.ident]))
+            f"thread {t.name}:\n" + "".join(traceback.format_stack(frames[t.ident]))
             for t in threading.enumerate()
-            if t is not threading.current_thread() and t.ident in sys._current_frames()
+            if t is not threading.current_thread() and t.ident in frames
         )
         raise AssertionError(
             f"timed out waiting for {what}; last view: {json.dumps(view)[:2000]}\n"
