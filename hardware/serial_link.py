@@ -53,6 +53,7 @@ PICO_VID, PICO_PID = 0x2E8A, 0x0005  # MicroPython on an RP2040
 DEFAULT_TIE_WINDOW_NS = 10_000  # 5× the worst ordering error of the sampling (docs/performance.md)
 IMMEDIATE = frozenset({"PONG", "ARMED", "LOST", "ERR", "STAT"})  # acted on as they arrive
 STAT_EVERY_PINGS = 20
+CLOCK_ANSWER_WARN_S = 3.0  # a boot whose clock is still unknown this long is logged with counts
 MAX_LOOP_NS = 1_000  # a slower sampling loop no longer separates presses 2 µs apart
 
 NoticeKind = Literal["reboot", "lost", "overflow", "connected", "disconnected", "protocol"]
@@ -167,6 +168,10 @@ class SerialButtonSource:
         self._firmware: tuple[int, str, int] | None = None  # (protocol, version, seats)
         self._firmware_stat: tuple[int, int, int, int] | None = None
         self._pings_sent = 0
+        # Since the current boot was first heard: why the clock is still unknown, if it is.
+        self._boot_heard_at = 0.0
+        self._boot_counts = {"pings": 0, "frames": 0, "repeats": 0, "answers": 0, "stray_answers": 0}
+        self._slow_answer_logged = False
 
     @classmethod
     def from_spec(cls, spec: str, **options: Any) -> SerialButtonSource:
@@ -243,7 +248,7 @@ class SerialButtonSource:
             if self._serial is None:
                 return SourceHealth(name, False, self._status, True)
             if not self._ready_locked():
-                return SourceHealth(name, False, "connected, waiting for the button timer to answer", True)
+                return SourceHealth(name, False, self._waiting_detail_locked(), True)
             stats = self._stats_locked()
             detail = (
                 f"link up, boot {self._boot}, clock ±{self._clock.uncertainty_ns // 1000} µs; "
@@ -342,6 +347,7 @@ class SerialButtonSource:
                     next_ping = now + self.ping_interval_s
                     self._ping()
                 self._check_gap(now)
+                self._check_clock_answered(now)
                 if now - last_rx > self.silence_timeout_s:
                     log.warning("RP2040 silent for %.1f s on %s; reopening", now - last_rx, port)
                     break
@@ -378,6 +384,8 @@ class SerialButtonSource:
             assert self._tracker is not None
             is_new, in_order = self._tracker.offer(frame)
             self._heard = True
+            self._boot_counts["frames"] += 1
+            self._boot_counts["repeats"] += not is_new
         if new_boot:
             if frame.kind != "HELLO":
                 self._send_quietly("HELLO")  # the new boot's held seats and firmware version
@@ -408,6 +416,9 @@ class SerialButtonSource:
         self._held.clear()
         self._pings.clear()
         self._gap = None
+        self._boot_heard_at = time.monotonic()
+        self._boot_counts = dict.fromkeys(self._boot_counts, 0)
+        self._slow_answer_logged = False
         if old is None:
             log.info("RP2040 boot %s", frame.boot)
         else:
@@ -421,6 +432,10 @@ class SerialButtonSource:
                 sent = self._pings.pop(frame.int_arg(0), None)
                 if sent is not None:
                     self._clock.add(sent, received_ns, frame.int_arg(1) * 1000)
+                    self._boot_counts["answers"] += 1
+                else:  # a ping of the previous boot, or one pruned as unanswered
+                    self._boot_counts["stray_answers"] += 1
+                    log.debug("PONG %s matches no ping sent to boot %s", frame.args[0], frame.boot)
         elif kind == "ARMED":
             with self._armed:
                 self._armed_replies[frame.int_arg(0)] = (frame.boot, frame.int_arg(1), frame.int_arg(2, 16))
@@ -512,6 +527,7 @@ class SerialButtonSource:
                 for old in sorted(self._pings)[:-7]:
                     del self._pings[old]
             self._pings[token] = time.monotonic_ns()
+            self._boot_counts["pings"] += 1
         self._send_quietly(f"PING {token}")
 
     def _check_gap(self, now: float) -> None:
@@ -549,6 +565,17 @@ class SerialButtonSource:
         else:
             log.info("RP2040 frames %d-%d missing; asking for them again", *gap)
             self._send_quietly(f"RESEND {gap[0]} {gap[1]}")
+
+    def _check_clock_answered(self, now: float) -> None:
+        """Say once per boot, in the log, why its clock is still unknown after a few seconds."""
+        with self._lock:
+            if self._slow_answer_logged or self._tracker is None or self._clock.ready:
+                return
+            if now - self._boot_heard_at < CLOCK_ANSWER_WARN_S:
+                return
+            self._slow_answer_logged = True
+            detail = self._waiting_detail_locked()
+        log.warning("RP2040: no clock after %.0f s: %s", CLOCK_ANSWER_WARN_S, detail)
 
     def _send(self, body: str) -> None:
         line = encode_command(body)
@@ -589,6 +616,18 @@ class SerialButtonSource:
             callback(value)
         except Exception:  # a consumer's bug must not kill the reader thread
             log.exception("callback failed on %r", value)
+
+    def _waiting_detail_locked(self) -> str:
+        """Connected but no clock yet: what came back so far, for the display and the log."""
+        if self._tracker is None:
+            return "connected, waiting for the button timer to answer"
+        c = self._boot_counts
+        return (
+            f"connected, waiting for the button timer to answer: boot {self._boot}, "
+            f"{c['pings']} pings sent, {c['frames']} messages back "
+            f"({c['answers']} answers, {c['stray_answers']} to older pings, "
+            f"{c['repeats']} repeats of earlier messages)"
+        )
 
     def _ready_locked(self) -> bool:
         """Connected, heard from since, and the clock mapped (for the boot heard)."""

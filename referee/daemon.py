@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 JOURNAL_FILE = "referee.sqlite3"
+INPUT_POLL_S = 0.25  # how soon the display follows a change of the input path by itself
 
 
 def default_data_dir() -> Path:
@@ -166,6 +167,43 @@ class Referee:
             "night": night_view(self),
         }
 
+    def input_state(self) -> tuple[object, ...]:
+        """What the display shows of the input path, as a value that changes when the display must.
+
+        The counters in a healthy link's detail (resends, clock error) are left out: they would
+        redraw every display twice a second for nothing.
+        """
+        health = self.source.health()
+        detail = None if health.ok else health.detail
+        return (
+            health.name,
+            health.ok,
+            detail,
+            health.fit_for_close_calls,
+            self.source.clock,
+            self.source.held(),
+        )
+
+    async def follow_input(self, period_s: float = INPUT_POLL_S) -> None:
+        """Publish a new view when the input path changes by itself (on the event loop's thread).
+
+        Contests and games publish their own changes; the link coming up, its clock being mapped
+        after a Pico's reboot, or a button held down between contests do not. Without this the
+        display (and /api/view, which serves the latest published view) would keep saying
+        "waiting for the button timer" after the link had come back.
+        """
+        shown: tuple[object, ...] | None = None  # a view may have been built before this began
+        while True:
+            await asyncio.sleep(period_s)
+            try:
+                now = self.input_state()
+            except Exception:  # a source's bug must not stop the display from following it
+                log.exception("reading the input's health failed")
+                continue
+            if now != shown:
+                shown = now
+                self.hub.publish()
+
     def status(self) -> dict[str, Any]:
         return {
             "ok": self.session.journal_error is None,
@@ -266,9 +304,11 @@ async def run(options: ServeOptions, on_ready: Callable[[Referee], None] | None 
     if on_ready:
         on_ready(referee)
     watchdog = asyncio.create_task(systemd.pet_watchdog())
+    following = asyncio.create_task(referee.follow_input(), name="input-health")
     await asyncio.wait([serving, asyncio.create_task(stop.wait())], return_when=asyncio.FIRST_COMPLETED)
     systemd.notify("STOPPING=1")
     watchdog.cancel()
+    following.cancel()
     referee.hub.close()  # live streams never end by themselves
     server.should_exit = True
     await serving

@@ -36,6 +36,21 @@ def test_a_whole_contest_runs_from_the_simulated_firmware(tmp_path: Path) -> Non
             ref.stop()
 
 
+def test_the_display_follows_the_link_coming_up_by_itself(tmp_path: Path) -> None:
+    """No game event marks the clock being mapped: the daemon publishes it (this once failed
+    the reboot test below when /api/view was read in the instant before the Pico answered)."""
+    with PicoSimulator(seats=2, link=tmp_path / "pico", seed=6) as pico:
+        pico.faults.drop("PONG", count=3)  # the clock comes with the 4th ping, ~1.5 s in
+        ref = start_referee(tmp_path / "data", "--buttons", f"serial:{pico.path}")
+        try:
+            waiting = ref.view()["input"]
+            assert not waiting["ok"] and "waiting for the button timer" in waiting["detail"]
+            view = ref.wait_for(lambda v: v["input"]["ok"], what="the link to come up")
+            assert view["input"]["detail"].startswith("link up, boot")
+        finally:
+            ref.stop()
+
+
 def test_a_pico_reboot_mid_contest_voids_it_with_a_message(tmp_path: Path) -> None:
     with PicoSimulator(seats=2, link=tmp_path / "pico", seed=5) as pico:
         ref = start_referee(tmp_path / "data", "--buttons", f"serial:{pico.path}", "--call-delay", "1.5", "2")

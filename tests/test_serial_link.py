@@ -332,3 +332,26 @@ def test_missing_device_is_reported_in_health() -> None:
             source.now_ns()
     finally:
         source.stop()
+
+
+def test_a_clock_that_never_comes_says_what_did_come(tmp_path: Path, monkeypatch, caplog) -> None:
+    """Pings unanswered: the display's detail and the log count what came back instead."""
+    monkeypatch.setattr(serial_link, "CLOCK_ANSWER_WARN_S", 0.3)
+    with PicoSimulator(seats=2, link=tmp_path / "pico", seed=3) as sim:
+        sim.faults.drop("PONG", count=12)  # with FAST's 50 ms pings: 0.6 s without a clock
+        source = SerialButtonSource(sim.path, seats=2, **FAST)
+        with caplog.at_level(logging.WARNING, logger="hardware.serial_link"):
+            source.start(lambda edge: None)
+            try:
+                deadline = time.monotonic() + 3
+                while "pings sent" not in source.health().detail and time.monotonic() < deadline:
+                    time.sleep(0.01)
+                waiting = source.health()
+                assert not waiting.ok
+                assert f"boot {sim.boot_id:08X}" in waiting.detail and "0 answers" in waiting.detail
+                assert source.wait_ready(3.0), "the clock is mapped once the Pico answers"
+                assert source.health().ok
+            finally:
+                source.stop()
+    (warning,) = [r.getMessage() for r in caplog.records if "no clock after" in r.getMessage()]
+    assert "0 answers" in warning and "pings sent" in warning
