@@ -224,6 +224,7 @@ class ContestRunner:
             game.id,
         )
         self.running = _Running(game.id, request, buttons, held, armed_at)
+        self.notice = None  # the device's last word (a reboot, a reconnect) was for what came before
         if not chained:
             self._feedback("clear")
         if chained:

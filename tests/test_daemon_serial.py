@@ -67,6 +67,7 @@ def test_a_pico_reboot_mid_contest_voids_it_with_a_message(tmp_path: Path) -> No
                 and "Arm again" in view["contest"]["last"]["void"]
             )
             assert view["game"]["summary"]["rounds"] == 0, "a voided contest decides nothing"
+            assert "restarted" in view["contest"]["notice"], "the display says why, beside the link"
             _, record = ref.request("GET", "/api/games/1/record.jsonl", token=False)
             assert '"type": "void"' in record
             # The link comes back on the new boot and the next contest is judged on its clock.
@@ -77,5 +78,6 @@ def test_a_pico_reboot_mid_contest_voids_it_with_a_message(tmp_path: Path) -> No
                 lambda v: (v["contest"]["last"] or {}).get("verdict"), timeout=20, what="a verdict"
             )
             assert view["contest"]["last"]["verdict"]["ranking"][0] == ["Anne"]
+            assert view["contest"]["notice"] is None, "the reboot's notice went with the next contest"
         finally:
             ref.stop()
