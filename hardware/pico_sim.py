@@ -161,6 +161,11 @@ class WireFaults:
         """Lose the next `count` host commands of type `kind` on their way to the firmware."""
         self._in.append(_Fault("drop", kind, 0, count))
 
+    def clear(self) -> None:
+        """The wire is mended: scripted damage not yet done is called off."""
+        self._out.clear()
+        self._in.clear()
+
     def outgoing(self, line: bytes) -> bytes:
         """What reaches the host when the firmware writes `line`."""
         data = bytes(self._garbage)
