@@ -171,35 +171,33 @@ class Referee:
         """What the display shows of the input path, as a value that changes when the display must.
 
         The counters in a healthy link's detail (resends, clock error) are left out: they would
-        redraw every display twice a second for nothing.
+        redraw every display twice a second for nothing. So are the buttons held: every edge
+        already publishes (`ContestRunner.on_edge`).
         """
         health = self.source.health()
         detail = None if health.ok else health.detail
-        return (
-            health.name,
-            health.ok,
-            detail,
-            health.fit_for_close_calls,
-            self.source.clock,
-            self.source.held(),
-        )
+        return health.name, health.ok, detail, health.fit_for_close_calls, self.source.clock
 
     async def follow_input(self, period_s: float = INPUT_POLL_S) -> None:
         """Publish a new view when the input path changes by itself (on the event loop's thread).
 
-        Contests and games publish their own changes; the link coming up, its clock being mapped
-        after a Pico's reboot, or a button held down between contests do not. Without this the
+        Contests, games and button edges publish their own changes; the link coming up, or its
+        clock being mapped after a Pico's reboot, do not. Without this the
         display (and /api/view, which serves the latest published view) would keep saying
         "waiting for the button timer" after the link had come back.
         """
         shown: tuple[object, ...] | None = None  # a view may have been built before this began
+        failing = False  # logged once, not four times a second
         while True:
             await asyncio.sleep(period_s)
             try:
                 now = self.input_state()
             except Exception:  # a source's bug must not stop the display from following it
-                log.exception("reading the input's health failed")
+                if not failing:
+                    log.exception("reading the input's health failed")
+                failing = True
                 continue
+            failing = False
             if now != shown:
                 shown = now
                 self.hub.publish()
