@@ -129,3 +129,45 @@ def test_marker_faces_are_remembered_and_equal_to_fresh_ones():
             assert face == Face(Piece(i - 36), dead=True)
         else:
             assert face is None
+
+
+def _median_by_partition(a: np.ndarray) -> np.floating:
+    """`board_fast.median` before round 18 (numpy's own partition, checked against
+    np.median in tests/test_board_speed.py)."""
+    a = a.ravel()
+    n = a.size
+    h = n // 2
+    if n % 2:
+        p = np.partition(a, (h, -1))
+        mid = p[h]
+    else:
+        p = np.partition(a, (h - 1, h, -1))
+        mid = (p[h - 1] + p[h]) / 2
+    return p[-1] if np.isnan(p[-1]) else mid
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_median_of_a_short_array_by_sorting_is_the_partitions(dtype):
+    from vision.board_fast import SORT_BELOW, median
+
+    short = SORT_BELOW // np.dtype(dtype).itemsize
+    for n in (1, 2, 3, 4, 9, 80, 81, 400, 401, short - 1, short, short + 1, 3000):
+        for _ in range(10):
+            a = RNG.normal(0, RNG.choice([1e-3, 1.0, 1e3]), n).astype(dtype)
+            kind = int(RNG.integers(0, 4))
+            if kind == 1:
+                a = np.round(a)  # ties
+            elif kind == 2:
+                a[RNG.random(n) < 0.5] = 0.0
+                a[RNG.random(n) < 0.5] *= -1  # zeros of both signs
+            elif kind == 3 and n > 2:
+                a[int(RNG.integers(0, n))] = np.nan
+            want = _median_by_partition(a)
+            got = median(a)
+            assert type(got) is type(want)
+            if np.isnan(want):
+                assert np.isnan(got)
+            else:
+                assert got.tobytes() == want.tobytes()  # bit for bit, a zero's sign included
+            if not np.isnan(want) and want != 0:
+                assert got == np.median(a)
