@@ -99,7 +99,8 @@ def test_growing_in_the_allowed_box_is_growing_over_the_view():
             cv2.circle(blobs, c, int(RNG.integers(3, 40)), 1, -1)
         for _ in range(int(RNG.integers(0, 6))):
             c = (int(RNG.integers(0, n)), int(RNG.integers(0, n)))
-            cv2.ellipse(allowed, c, (int(RNG.integers(2, 70)), int(RNG.integers(1, 12))), float(RNG.uniform(0, 180)), 0, 360, 1, -1)
+            axes = (int(RNG.integers(2, 70)), int(RNG.integers(1, 12)))
+            cv2.ellipse(allowed, c, axes, float(RNG.uniform(0, 180)), 0, 360, 1, -1)
         if t % 3 == 0:
             allowed |= (RNG.random((n, n)) < 0.3).astype(np.uint8)  # speckle: long thin paths
         if t % 7 == 0:

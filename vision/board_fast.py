@@ -16,7 +16,6 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-
 SORT_BELOW = 2048  # bytes: arrays up to this size are sorted for `median` (512 float32 values)
 
 
