@@ -16,6 +16,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+SORT_BELOW = 2048  # bytes: arrays up to this size are sorted for `median` (512 float32 values)
+
 
 def median(a: np.ndarray) -> np.floating:
     """``np.median(a)`` for a non-empty float array (of any shape: all its values), bit for
@@ -28,6 +30,16 @@ def median(a: np.ndarray) -> np.floating:
     a = a.ravel()
     n = a.size
     h = n // 2
+    if n <= SORT_BELOW // a.itemsize:
+        # A short array is sorted faster than numpy partitions it around two or three
+        # places, and a sort leaves the same values there. Only the sign of a zero could
+        # differ (-0.0 and 0.0 are equal, in either order): a zero median is numpy's own.
+        s = np.sort(a)
+        mid = s[h] if n % 2 else (s[h - 1] + s[h]) / 2
+        if np.isnan(s[-1]):
+            return s[-1]
+        if mid != 0:
+            return mid
     if n % 2:
         p = np.partition(a, (h, -1))
         mid = p[h]

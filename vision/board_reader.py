@@ -85,9 +85,12 @@ def _place_pieces(markers: Sequence[Marker], fit: HomographyFit) -> tuple[list[_
         return [], notes
     centres = fit.to_board(np.array([m.center for m in pieces]))
     corners = fit.to_board(np.concatenate([m.corners for m in pieces])).reshape(-1, 4, 2)
+    # Each marker's mean side, all at once: np.mean(np.linalg.norm(c - np.roll(c, 1,
+    # axis=0), axis=1)) of each, the same numbers (each row's four lengths summed in order).
+    d = corners - np.roll(corners, 1, axis=1)
+    sides = np.mean(np.sqrt(d[..., 0] * d[..., 0] + d[..., 1] * d[..., 1]), axis=1).tolist()
     placed = []
-    for m, (x, y), c in zip(pieces, centres, corners, strict=True):
-        side = float(np.mean(np.linalg.norm(c - np.roll(c, 1, axis=0), axis=1)))
+    for m, (x, y), side in zip(pieces, centres, sides, strict=True):
         face = marker_face(m.id)
         assert face is not None
         if not (0 <= x < SIZE and 0 <= y < SIZE):

@@ -143,8 +143,10 @@ def piece_of(token_or_index: str | int, militant: int = 1) -> Piece:
     return Piece(party * PIECES_PER_PARTY + slot)
 
 
+@cache
 def marker_face(marker_id: int) -> Face | None:
-    """The piece face a marker id stands for; None for corner markers and foreign ids."""
+    """The piece face a marker id stands for; None for corner markers and foreign ids
+    (remembered: a frame asks about each of its pieces several times, and a face is frozen)."""
     if LIVING_BASE <= marker_id < DEAD_BASE:
         return Face(Piece(marker_id - LIVING_BASE), dead=False)
     if DEAD_BASE <= marker_id < CORNER_BASE:
