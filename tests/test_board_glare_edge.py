@@ -70,7 +70,7 @@ def test_a_spot_over_one_colour_of_square_is_kept_when_it_fits(monkeypatch: pyte
     pred, spot, view = _corner_case(monkeypatch)
     lit = (pred + spot_map([spot], (N, N))[..., None]).astype(np.float32)
     none = np.zeros((N, N), bool)
-    assert lamp_light(lit, pred, ~view.line, none, view) == [spot]
+    assert lamp_light(lit, pred, ~view.line, none, view).kept == [spot]
 
 
 def test_a_flat_pale_cloth_over_the_corner_square_is_not_a_spot(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -81,4 +81,4 @@ def test_a_flat_pale_cloth_over_the_corner_square_is_not_a_spot(monkeypatch: pyt
     cloth[N - PPU :, N - PPU :] = 0.3
     lit = (pred + cloth[..., None]).astype(np.float32)
     none = np.zeros((N, N), bool)
-    assert lamp_light(lit, pred, ~view.line, none, view) == []
+    assert lamp_light(lit, pred, ~view.line, none, view).kept == []

@@ -242,5 +242,5 @@ def test_a_glare_spot_must_show_its_light_on_both_colours(monkeypatch: pytest.Mo
     usable = ~view.line
     saturated = np.zeros((n, n), bool)
     lit = (pred + spot_map([spot], (n, n))[..., None]).astype(np.float32)
-    assert lamp_light(lit, pred, usable, saturated, view) == [spot]
-    assert lamp_light(pred.copy(), pred, usable, saturated, view) == []
+    assert lamp_light(lit, pred, usable, saturated, view) == ([spot], [])
+    assert lamp_light(pred.copy(), pred, usable, saturated, view).kept == []

@@ -12,7 +12,8 @@ The steps, on a top view of the grid (`top_view`, `PPU` pixels per square):
    fitted on the squares themselves, anchored on the checker contrast.
 2. **Glare** (`vision.board_glare`): lamp reflections as Gaussian spots of added light, fitted
    to the grey excess; the lighting is refitted without them (a bright spot must not bend the
-   lighting field), and the spots refitted on the better lighting.
+   lighting field), and the spots refitted on the better lighting. A spot dropped by a little
+   is judged again on lighting refitted without the squares it lights (`_without_doubtful`).
 3. **Pixels** (`vision.board_surface`): bare, foreign, or hidden beside a hand.
 4. **Squares**: the free fraction of a piece-sized disc, at its worst position on the square.
 """
@@ -31,11 +32,13 @@ from vision.board_lighting import Lighting, design, fit_lighting, square_means
 from vision.board_rim import board_rim
 from vision.board_surface import (
     GLARE_ROUNDS,
+    Lamp,
     Surface,
     View,
     analyse,
     cmax,
     free_fraction,
+    judge_spots,
     lamp_light,
     predict,
     spot_map,
@@ -49,6 +52,8 @@ CENTRE_BOX = 0.17  # squares: how far off its square's centre a piece may stand
 PIECE_RADIUS = 0.33  # squares: the smallest piece the reader must not miss (0.66 diameter)
 NOISE_CEILING = 20.0  # levels: a board model needing more noise than this has not found the board
 FREE_ENOUGH = 0.5  # share of a piece's footprint that must be seen bare, everywhere it may be
+DOUBT_LIGHT = 0.02  # linear: the squares a doubtful glare spot lights this much are left out of the refit
+DOUBT_INLIERS = 0.9  # ... and the refit must keep this share of the first fit's inlier squares
 
 
 @dataclass(frozen=True)
@@ -180,16 +185,61 @@ def board_light(
     pred, known = predict(lighting, view)
     spots: list = []
     lamp = np.zeros(lin.shape[:2], np.float32)
+    # Squares a spot kept on the second judgement lights: the lighting took up its light
+    # there once, and would again (a spot fitted on that lighting is too narrow, and its
+    # skirt is left in the board's light), so the lighting is refitted without them.
+    left_out = np.zeros_like(ok)
     for k in range(GLARE_ROUNDS):
         # Elliptic spots only in the last round: the lighting is not refitted on them (a
         # spot's shape then refines the lamp light without bending the lighting field).
-        spots = lamp_light(lin, pred, judged & known, saturated, view, elliptic=k == GLARE_ROUNDS - 1)
+        found = lamp_light(lin, pred, judged & known, saturated, view, elliptic=k == GLARE_ROUNDS - 1)
+        spots = found.kept
+        if found.doubtful:
+            again = _without_doubtful(lin, masks, ok, view, judged, saturated, geometry, lighting, found)
+            if again is not None:
+                spots, lighting, pred, known, lit = again
+                left_out |= lit
         lamp = spot_map(spots, lin.shape[:2])
         if not spots or k == GLARE_ROUNDS - 1:
             break
-        lighting = fit_lighting(square_means(_blocks(lin - lamp[..., None]), masks), ok, geometry)
+        lighting = fit_lighting(square_means(_blocks(lin - lamp[..., None]), masks), ok & ~left_out, geometry)
         pred, known = predict(lighting, view)
     return BoardLight(lighting, tuple(spots), pred, known, lamp)
+
+
+def _without_doubtful(
+    lin: np.ndarray,
+    masks: np.ndarray,
+    ok: np.ndarray,
+    view: View,
+    judged: np.ndarray,
+    saturated: np.ndarray,
+    geometry: BoardGeometry,
+    lighting: Lighting,
+    found: Lamp,
+) -> tuple[list, Lighting, np.ndarray, np.ndarray, np.ndarray] | None:
+    """The spots dropped by a little (``found.doubtful``), judged again on lighting refitted
+    without the squares they light: the spots then kept, with the lighting, its prediction
+    and the squares left out, or None if none is kept.
+
+    The lighting field fitted on squares a reflection lights takes up some of its light, in
+    log light: it raises the light squares' prediction more than the dark ones', and the spot
+    seems to lose the printed contrast a lamp keeps. The refit must stand on most of the
+    squares the first fit stood on (DOUBT_INLIERS): a field fitted on what is left beside a
+    sleeve or a hand would explain the sleeve as well as the board.
+    """
+    lamp = spot_map(found.kept, lin.shape[:2])
+    lit = _blocks(spot_map(found.doubtful, lin.shape[:2])).mean(axis=(1, 2)) > DOUBT_LIGHT
+    refit = fit_lighting(square_means(_blocks(lin - lamp[..., None]), masks), ok & ~lit, geometry)
+    # Off the spots' squares, the refit stands on about as many squares as the first fit did.
+    stood = int((lighting.inlier_squares & ~lit).sum())
+    if refit.inliers < DOUBT_INLIERS * stood:
+        return None
+    pred, known = predict(refit, view)
+    again = judge_spots(found.doubtful, lin, pred, judged & known, saturated, view).kept
+    if not again:
+        return None
+    return found.kept + again, refit, pred, known, lit
 
 
 def judge_squares(

@@ -26,6 +26,7 @@ A square is then judged by `free_fraction`: could a piece be hidden on it? See
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -85,6 +86,7 @@ RIM_RINGS = 3  # px: a hand's blurred outline, hand and board mixed (vision.boar
 REACH = 1.2  # squares: how far a hand may extend unseen over squares of its colour
 GLARE_ROUNDS = 2
 SPOT_CONTRAST = 0.7  # share of the printed contrast that must survive under a glare spot
+SPOT_DOUBT = 0.45  # ... a spot losing up to this share is judged again on lighting refitted without it
 SPOT_EXPLAINS = 0.6  # under a spot, each class must show at least 1 − this of the spot's light
 LONE_PIXELS, LONE_FILL, LONE_FIT = 40, 0.9, 0.1  # a spot over one colour: pixels, share, fit
 SPOT_SLACK = 0.02  # ... give or take this much (linear): a faint skirt is within the model's error
@@ -147,6 +149,15 @@ def predict(lighting: Lighting, view: View) -> tuple[np.ndarray, np.ndarray]:
     return (np.exp(log) - LOG_FLOOR).clip(1e-4, None), known
 
 
+class Lamp(NamedTuple):
+    """What `lamp_light` makes of the glare spots it fitted: those it keeps, and those it
+    dropped by a little (``doubtful``: see `lamp_light`), worth judging again on lighting
+    refitted without them."""
+
+    kept: list[Spot]
+    doubtful: list[Spot]
+
+
 def lamp_light(
     lin: np.ndarray,
     pred: np.ndarray,
@@ -154,23 +165,60 @@ def lamp_light(
     saturated: np.ndarray,
     view: View,
     elliptic: bool = False,
-) -> list[Spot]:
+) -> Lamp:
     """Glare spots fitted to the grey excess of ``lin`` over ``pred`` (see vision.board_glare),
-    keeping only spots that light dark and light squares alike.
+    keeping only spots that light dark and light squares alike (`judge_spots`)."""
+    mean, grey = _grey_excess(lin, pred)
+    return _judged(
+        fit_spots(mean, usable & grey, view.ppu, elliptic), lin, pred, grey, usable, saturated, view
+    )
+
+
+def _grey_excess(lin: np.ndarray, pred: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The mean excess of ``lin`` over ``pred`` per pixel, and where it is grey (lamp-coloured)."""
+    excess = lin - pred
+    mean = csum(excess) / 3
+    off = excess - mean[..., None]
+    return mean, np.sqrt(csum(off * off)) < 0.43 * np.abs(mean) + 0.01
+
+
+def judge_spots(
+    spots: list[Spot],
+    lin: np.ndarray,
+    pred: np.ndarray,
+    usable: np.ndarray,
+    saturated: np.ndarray,
+    view: View,
+) -> Lamp:
+    """Which of the glare ``spots`` are lamp light over the board predicted as ``pred``.
 
     Lamp light adds the same to every square under it, so the printed contrast (light minus
     dark, in linear light) survives; a white or grey sleeve is grey too, but it paints dark and
     light squares one colour. Under each spot, most of the contrast must be left.
+
+    A spot that fails only because a little too much of the contrast is lost (up to
+    SPOT_DOUBT of it, its light there on both colours) is ``doubtful``: the lighting field,
+    fitted on squares the spot lights, takes up some of its light, and in log light that
+    raises the light squares' prediction more than the dark ones' (lamp light added, a field
+    multiplied), which reads as lost contrast.
     """
-    excess = lin - pred
-    mean = csum(excess) / 3
-    off = excess - mean[..., None]
-    grey = np.sqrt(csum(off * off)) < 0.43 * np.abs(mean) + 0.01
-    spots = fit_spots(mean, usable & grey, view.ppu, elliptic)
+    return _judged(spots, lin, pred, _grey_excess(lin, pred)[1], usable, saturated, view)
+
+
+def _judged(
+    spots: list[Spot],
+    lin: np.ndarray,
+    pred: np.ndarray,
+    grey: np.ndarray,
+    usable: np.ndarray,
+    saturated: np.ndarray,
+    view: View,
+) -> Lamp:
+    """`judge_spots`, given where the excess over ``pred`` is grey."""
     lin_mean, pred_mean = csum(lin) / 3, csum(pred) / 3
-    kept = []
+    kept, doubtful = [], []
     for s in spots:
-        bump = spot_map([s], mean.shape)
+        bump = spot_map([s], lin_mean.shape)
         # How far each pixel is from board plus this spot; a clipped pixel only says that it
         # is at least as bright as white, which agrees if the spot predicts clipping.
         lit = pred_mean + bump
@@ -202,9 +250,13 @@ def lamp_light(
             float(median(gap[c])) >= -SPOT_EXPLAINS * float(median(bump[c])) - SPOT_SLACK
             for c in (dark, light)
         )
-        if contrast > 0 and lost <= (1 - SPOT_CONTRAST) * contrast and there:
+        if contrast <= 0 or not there:
+            continue
+        if lost <= (1 - SPOT_CONTRAST) * contrast:
             kept.append(s)
-    return kept
+        elif lost <= SPOT_DOUBT * contrast:
+            doubtful.append(s)
+    return Lamp(kept, doubtful)
 
 
 def _lone_spot(s: Spot, bump: np.ndarray, gap: np.ndarray, core: np.ndarray, view: View) -> bool:
@@ -872,11 +924,13 @@ def free_fraction(good: np.ndarray, radius_px: float) -> np.ndarray:
 
 __all__ = [
     "GLARE_ROUNDS",
+    "Lamp",
     "Surface",
     "View",
     "analyse",
     "colour_bins",
     "free_fraction",
+    "judge_spots",
     "lamp_light",
     "predict",
     "spot_map",
