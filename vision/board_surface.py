@@ -43,6 +43,7 @@ from vision.board_hands import dimmed_hand_parts, reach_across_lines, square_ins
 from vision.board_lighting import LOG_FLOOR, Lighting, design
 from vision.board_line_seen import seen_lines
 from vision.board_near_colour import near_hand_colour
+from vision.board_piece_ink import sticker_faces
 from vision.board_shade_hue import off_hue_shade
 from vision.board_shadow_verify import verified_shadow
 
@@ -480,8 +481,22 @@ def analyse(
     # The hand-sized foreign regions, found once for the rules below.
     hands = Hands.of(foreign, dimmed, ppu)
     parts: list[np.ndarray] = []
+    # A piece's sticker under the fingers is no colour of the hand's (vision.board_piece_ink).
+    sticker = sticker_faces(lin, hands.mask, ppu)
     held = _under_hands(
-        foreign, top_levels, judged, ppu, dimmed, washed, one_colour, log_dim, verified, lit, hands, parts
+        foreign,
+        top_levels,
+        judged,
+        ppu,
+        dimmed,
+        washed,
+        one_colour,
+        log_dim,
+        verified,
+        lit,
+        hands,
+        parts,
+        sticker,
     )
     # Where the hand's own hue, predicted from its core beside the pixel, does not fit the
     # pixel, the hand is not over it: seen board (vision.board_hand_field).
@@ -713,6 +728,7 @@ def _under_hands(
     lit: np.ndarray | None = None,
     hands: Hands | None = None,
     parts_out: list[np.ndarray] | None = None,
+    sticker: np.ndarray | None = None,
 ) -> np.ndarray:
     """Pixels that may be under a hand although they look bare (see the module docstring).
 
@@ -723,7 +739,8 @@ def _under_hands(
     do not reach a ``verified`` shadow (`vision.board_shadow_verify`) more than
     VERIFY_MARGIN px from the hand. ``hands``: `Hands.of` ``foreign`` and ``dimmed``, if made.
     ``parts_out``, if given, receives the pixels hidden as a hand part or washed out (not by
-    colour), for `vision.board_hand_step` to leave their patches alone."""
+    colour), for `vision.board_hand_step` to leave their patches alone. ``sticker``: pixels of a
+    piece's sticker (`vision.board_piece_ink.sticker_faces`), left out of the palettes only."""
     if hands is None:
         hands = Hands.of(foreign, dimmed, ppu)
     labels, stats, big, blobs = hands.labels, hands.stats, hands.big, hands.mask
@@ -752,6 +769,9 @@ def _under_hands(
         y0, y1, x0, x1 = max(0, y - reach), min(h, y + bh + reach), max(0, x - reach), min(w, x + bw + reach)
         blob = labels[y0:y1, x0:x1] == k
         core = (cv2.erode(blob.astype(np.uint8), erode) > 0) & ~dimmed[y0:y1, x0:x1]
+        if sticker is not None:
+            # A piece's white paper and black ink under the fingers are not the hand's colours.
+            core &= ~sticker[y0:y1, x0:x1]
         # A hand is shaded: the same skin a little brighter or darker is still the hand.
         seen = np.compress(
             core.ravel(), levels[y0:y1, x0:x1].reshape(core.size, -1), axis=0
