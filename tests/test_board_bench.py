@@ -31,3 +31,12 @@ _spec.loader.exec_module(bench)
 )
 def test_outcome(read: str | None, unknown: bool, truth: str | None, hidden: bool, expected: str) -> None:
     assert bench.outcome(read, unknown, truth, hidden) == expected
+
+
+def test_the_time_figures_are_a_median_and_a_nearest_rank_p95() -> None:
+    # 1 … 100 in any order: the median between the middle two, p95 the 95th value.
+    values = [float(v) for v in range(100, 0, -1)]
+    assert bench._quantiles(values) == (50.5, 95.0)
+    assert bench._ms([0.002, 0.001, 0.003]) == pytest.approx((2.0, 3.0))
+    med, p95 = bench._quantiles([])  # no frame read (no board found): no figure, not a crash
+    assert med != med and p95 != p95
