@@ -51,8 +51,12 @@ class Lighting:
     field: np.ndarray
     offsets: dict[int, np.ndarray]  # class → log B, G, R offset from the dark class
     contrast_support: int  # neighbour pairs behind the checker contrast (0: not measured)
-    inliers: int  # squares the field was fitted on
-    inlier_squares: np.ndarray  # which they are (81 booleans, ALL_SQUARES order)
+    inlier_squares: np.ndarray  # the squares the field was fitted on (81 booleans, ALL_SQUARES order)
+
+    @property
+    def inliers(self) -> int:
+        """How many squares the field was fitted on."""
+        return int(self.inlier_squares.sum())
 
     def predict(self, x: np.ndarray, y: np.ndarray, classes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Log colour (…, 3) of bare board at board points of the given classes, and whether
@@ -182,7 +186,7 @@ def fit_lighting(means: np.ndarray, ok: np.ndarray, geometry: BoardGeometry) -> 
         scale = max(SCALE_FLOOR, float(1.4826 * median(np.abs(resid[good])))) if good.any() else SCALE_FLOOR
         d = np.sqrt(np.mean((resid / scale) ** 2, axis=1))
         w = np.where(use & (d < 4.685), (1 - (d / 4.685) ** 2) ** 2, 0.0)
-    return Lighting(field, offsets, support, int((w > 0).sum()), w > 0)
+    return Lighting(field, offsets, support, w > 0)
 
 
 @lru_cache(maxsize=16)
