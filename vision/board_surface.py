@@ -458,7 +458,12 @@ def analyse(
         implausible = ident & (
             (a < A_RANGE[0]) | (a > A_RANGE[1]) | (b < B_MIN - 0.2 * lamp) | (b > B_MAX + B_LAMP * lamp)
         )
+        settled = w
         w = w0 * (resid_n < KEEP_SIGMAS) * ~implausible
+        if np.array_equal(w, settled):
+            # The weights did not change: another pass would compute the same numbers (a
+            # clean frame often settles after two of the PASSES).
+            break
     # Under strong lamp light every colour washes out towards the lamp's: a hand there looks
     # like the board as much as one of the board's own colour, and so does a dark cloth.
     board_sum = csum(pred)
