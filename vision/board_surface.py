@@ -458,7 +458,10 @@ def analyse(
         implausible = ident & (
             (a < A_RANGE[0]) | (a > A_RANGE[1]) | (b < B_MIN - 0.2 * lamp) | (b > B_MAX + B_LAMP * lamp)
         )
+        before = w
         w = w0 * (resid_n < KEEP_SIGMAS) * ~implausible
+        if _settled(w, before):
+            break
     # Under strong lamp light every colour washes out towards the lamp's: a hand there looks
     # like the board as much as one of the board's own colour, and so does a dark cloth.
     board_sum = csum(pred)
@@ -607,6 +610,13 @@ def _grow_from_blobs(seeds: np.ndarray, allowed: np.ndarray, ppu: int) -> np.nda
     big_seed = np.bincount(labels[seeds], minlength=count) >= BLOB_AREA * ppu * ppu
     big_seed[0] = False
     return seeds | big_seed[labels]
+
+
+def _settled(w: np.ndarray, before: np.ndarray) -> bool:
+    """The light fit's weights did not change in a pass: the next pass would compute the
+    same numbers from them (nothing else carries over), so the passes left can be skipped.
+    A clean frame often settles after two of the PASSES; a hand's frame seldom does."""
+    return np.array_equal(w, before)
 
 
 def _shadowed(
