@@ -82,3 +82,23 @@ def test_a_flat_pale_cloth_over_the_corner_square_is_not_a_spot(monkeypatch: pyt
     lit = (pred + cloth[..., None]).astype(np.float32)
     none = np.zeros((N, N), bool)
     assert lamp_light(lit, pred, ~view.line, none, view).kept == []
+
+
+def test_a_spot_over_one_colour_is_judged_on_the_board_left_beside_a_piece(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The same reflection with a decoded piece standing on the corner square: the piece's
+    # footprint is not board for the spot to light, so its light fills the board it claims
+    # (tune 1443, 1475: reflections over squares whose neighbours hold pieces were dropped).
+    pred, spot, view = _corner_case(monkeypatch)
+    lit = (pred + spot_map([spot], (N, N))[..., None]).astype(np.float32)
+    none = np.zeros((N, N), bool)
+    pieces = (XX - (N - 0.5 * PPU)) ** 2 + (YY - (N - 0.5 * PPU)) ** 2 < (0.4 * PPU) ** 2
+    usable = ~view.line & ~pieces
+    assert lamp_light(lit, pred, usable, none, view).kept == []  # the piece taken for board
+    assert lamp_light(lit, pred, usable, none, view, pieces=pieces).kept == [spot]
+    # A flat pale cloth beside the piece is still no spot.
+    cloth = np.zeros((N, N), np.float32)
+    cloth[N - PPU :, N - PPU :] = 0.3
+    flat = (pred + cloth[..., None]).astype(np.float32)
+    assert lamp_light(flat, pred, usable, none, view, pieces=pieces).kept == []

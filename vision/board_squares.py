@@ -179,8 +179,10 @@ def board_light(
     judged: np.ndarray,
     saturated: np.ndarray,
     geometry: BoardGeometry,
+    pieces: np.ndarray | None = None,
 ) -> BoardLight:
-    """Fit the lighting and the glare spots, alternately (see the module docstring)."""
+    """Fit the lighting and the glare spots, alternately (see the module docstring);
+    ``pieces`` is the decoded pieces' footprint (no board for a glare spot to light)."""
     lighting = fit_lighting(square_means(_blocks(lin), masks), ok, geometry)
     pred, known = predict(lighting, view)
     spots: list = []
@@ -192,10 +194,14 @@ def board_light(
     for k in range(GLARE_ROUNDS):
         # Elliptic spots only in the last round: the lighting is not refitted on them (a
         # spot's shape then refines the lamp light without bending the lighting field).
-        found = lamp_light(lin, pred, judged & known, saturated, view, elliptic=k == GLARE_ROUNDS - 1)
+        found = lamp_light(
+            lin, pred, judged & known, saturated, view, elliptic=k == GLARE_ROUNDS - 1, pieces=pieces
+        )
         spots = found.kept
         if found.doubtful:
-            again = _without_doubtful(lin, masks, ok, view, judged, saturated, geometry, lighting, found)
+            again = _without_doubtful(
+                lin, masks, ok, view, judged, saturated, geometry, lighting, found, pieces
+            )
             if again is not None:
                 spots, lighting, pred, known, lit = again
                 left_out |= lit
@@ -217,6 +223,7 @@ def _without_doubtful(
     geometry: BoardGeometry,
     lighting: Lighting,
     found: Lamp,
+    pieces: np.ndarray | None = None,
 ) -> tuple[list, Lighting, np.ndarray, np.ndarray, np.ndarray] | None:
     """The spots dropped by a little (``found.doubtful``), judged again on lighting refitted
     without the squares they light: the spots then kept, with the lighting, its prediction
@@ -236,7 +243,7 @@ def _without_doubtful(
     if refit.inliers < DOUBT_INLIERS * stood:
         return None
     pred, known = predict(refit, view)
-    again = judge_spots(found.doubtful, lin, pred, judged & known, saturated, view).kept
+    again = judge_spots(found.doubtful, lin, pred, judged & known, saturated, view, pieces).kept
     if not again:
         return None
     return found.kept + again, refit, pred, known, lit
@@ -268,7 +275,7 @@ def judge_squares(
     brightest = cmax(top)
     judged = ~view.line & ~pieces & (brightest > 0) & (brightest < 250)
     saturated = ~view.line & ~pieces & (brightest >= 250)
-    light = board_light(lin, masks, ok, view, judged, saturated, geometry)
+    light = board_light(lin, masks, ok, view, judged, saturated, geometry, pieces)
     surface = analyse(lin, light.predicted, light.known, light.lamp, pieces, view)
     if look is not None:
         look(surface, light, lin)

@@ -166,12 +166,14 @@ def lamp_light(
     saturated: np.ndarray,
     view: View,
     elliptic: bool = False,
+    pieces: np.ndarray | None = None,
 ) -> Lamp:
     """Glare spots fitted to the grey excess of ``lin`` over ``pred`` (see vision.board_glare),
-    keeping only spots that light dark and light squares alike (`judge_spots`)."""
+    keeping only spots that light dark and light squares alike (`judge_spots`; ``pieces``:
+    the decoded pieces' footprint, which is no board for a spot to light)."""
     mean, grey = _grey_excess(lin, pred)
     return _judged(
-        fit_spots(mean, usable & grey, view.ppu, elliptic), lin, pred, grey, usable, saturated, view
+        fit_spots(mean, usable & grey, view.ppu, elliptic), lin, pred, grey, usable, saturated, view, pieces
     )
 
 
@@ -190,8 +192,10 @@ def judge_spots(
     usable: np.ndarray,
     saturated: np.ndarray,
     view: View,
+    pieces: np.ndarray | None = None,
 ) -> Lamp:
-    """Which of the glare ``spots`` are lamp light over the board predicted as ``pred``.
+    """Which of the glare ``spots`` are lamp light over the board predicted as ``pred``
+    (``pieces``: the decoded pieces' footprint, if known).
 
     Lamp light adds the same to every square under it, so the printed contrast (light minus
     dark, in linear light) survives; a white or grey sleeve is grey too, but it paints dark and
@@ -203,7 +207,7 @@ def judge_spots(
     raises the light squares' prediction more than the dark ones' (lamp light added, a field
     multiplied), which reads as lost contrast.
     """
-    return _judged(spots, lin, pred, _grey_excess(lin, pred)[1], usable, saturated, view)
+    return _judged(spots, lin, pred, _grey_excess(lin, pred)[1], usable, saturated, view, pieces)
 
 
 def _judged(
@@ -214,6 +218,7 @@ def _judged(
     usable: np.ndarray,
     saturated: np.ndarray,
     view: View,
+    pieces: np.ndarray | None = None,
 ) -> Lamp:
     """`judge_spots`, given where the excess over ``pred`` is grey."""
     lin_mean, pred_mean = csum(lin) / 3, csum(pred) / 3
@@ -240,7 +245,7 @@ def _judged(
             # Only one colour of square under it (a corner square, the edge), or the other
             # only under its skirt: the contrast cannot tell lamp light from a cloth, but a
             # cloth is not a Gaussian bump.
-            if _lone_spot(s, bump, gap, core, view):
+            if _lone_spot(s, bump, gap, core, view, pieces):
                 kept.append(s)
             continue
         lost = float(median(gap[dark]) - median(gap[light]))
@@ -260,11 +265,19 @@ def _judged(
     return Lamp(kept, doubtful)
 
 
-def _lone_spot(s: Spot, bump: np.ndarray, gap: np.ndarray, core: np.ndarray, view: View) -> bool:
+def _lone_spot(
+    s: Spot, bump: np.ndarray, gap: np.ndarray, core: np.ndarray, view: View, pieces: np.ndarray | None = None
+) -> bool:
     """A spot over one colour of square only is kept if it is plainly a spot: its light
     fills the board pixels it claims (none of them taken by anything else) and it fits
-    them as closely as a lamp's reflection does (a cloth's excess is flat with a sharp edge)."""
+    them as closely as a lamp's reflection does (a cloth's excess is flat with a sharp edge).
+
+    The decoded pieces' footprint (``pieces``) is not board it claims: a reflection over
+    the middle square, its neighbours of the other colour under pieces, lights the board
+    left between them only (tune 1443, 1475)."""
     region = (bump > 0.1 * s.amplitude) & ~view.line
+    if pieces is not None:
+        region &= ~pieces
     n = int(core.sum())
     if n < LONE_PIXELS or n < LONE_FILL * int(region.sum()):
         return False
