@@ -27,6 +27,12 @@ the same class right beside it (LOCAL_PX: 3 × 3 and 5 × 5 windows); a pixel fr
 the windows is freed. A mean of a few pixels is noisier than the wide one, so against it a
 pixel must be less than LOCAL_HALF hand, a margin below the half; and where it makes a pixel
 half hand or more, the wide window's mean, which the shadow biases either way, frees nothing.
+
+A finger or a thumb tip less than 2 · HAND_IN + 1 px wide has no inside, and its outline would
+stay foreign all round. Where no inside lies within HAND_PX, the hand's colour is taken
+THIN_IN px in (from no part of the hand with an inside of its own nearby): still a little board
+there, so against it a pixel looks if anything more hand than it is. Those thin parts' colours
+guard their own outline pixels too; every other pixel is judged as before.
 """
 
 from __future__ import annotations
@@ -43,6 +49,7 @@ LOCAL_PX = (1, 2)  # ... and right beside it (the shadow by a hand darkens the b
 LOCAL_HALF = 0.45  # against those few pixels, the share of hand must stay below this
 HAND_IN = 2  # the hand's inside: foreign pixels at least this far from its outline
 HAND_PX = 4  # ... within this many pixels
+THIN_IN = 1  # ... or, where no inside is that near (a finger too thin to have one), this far
 CONTRAST = 8.0  # hand and board at least this many noise sigmas apart (levels)
 ON_MIX = 3.0  # the pixel within this many sigmas of the mixing segment
 HALF = 0.5  # share of hand from which a pixel may hide a piece
@@ -117,6 +124,18 @@ def board_rim(
     inside = np.zeros(foreign.shape, bool)
     inside[crop] = cv2.erode(foreign[crop].astype(np.uint8), np.ones((2 * HAND_IN + 1,) * 2, np.uint8)) > 0
     hand, hand_w = _Sums(both, inside[crop]).mean(py, px, HAND_PX)
+    # A finger narrower than 2 · HAND_IN + 1 px has no inside: its colour is taken THIN_IN px
+    # in, where no wider part of the hand is within HAND_PX. Those pixels are still a little
+    # board, so the hand share measured against them comes out if anything too high.
+    thin = np.zeros(foreign.shape, bool)
+    thin_in = cv2.erode(foreign[crop].astype(np.uint8), np.ones((2 * THIN_IN + 1,) * 2, np.uint8)) > 0
+    wide_near = cv2.dilate(inside[crop].astype(np.uint8), np.ones((2 * HAND_PX + 1,) * 2, np.uint8)) > 0
+    thin[crop] = thin_in & ~wide_near
+    use = np.zeros(len(cy), bool)
+    if thin.any():
+        thin_hand, thin_w = _Sums(both, thin[crop]).mean(py, px, HAND_PX)
+        use = (hand_w < 1) & (thin_w >= 1)
+        hand[use], hand_w[use] = thin_hand[use], thin_w[use]
     # The board beside it, of the pixel's own class of square: within BOARD_PX, or right
     # beside it (LOCAL_PX). A pixel unmixed against the board right beside it is freed; one
     # unmixed against the wider board only, unless the board right beside it, measured,
@@ -124,12 +143,19 @@ def board_rim(
     cls = classes[cy, cx]
     classes_in = [(cls == c, _Sums(both, (bare & (classes == c))[crop])) for c in np.unique(cls)]
     keys, ppu = _hand_colours(levels, inside), foreign.shape[0] // SIZE
+    # A thin part's outline is also guarded by the thin parts' own colours (a finger of the
+    # board's colour); every other pixel is judged as before.
+    thin_keys = _hand_colours(levels, inside | thin) if use.any() else keys
 
     def unmixed(radius: int, half: float) -> tuple[np.ndarray, np.ndarray]:
         board, board_w = np.zeros((len(cy), 6)), np.zeros(len(cy))
         for own, sums in classes_in:
             board[own], board_w[own] = sums.mean(py[own], px[own], radius)
-        return _unmixed(levels, lin, keys, ppu, cy, cx, hand, hand_w, board, board_w, sigma, half)
+        ok, more = _unmixed(levels, lin, keys, ppu, cy, cx, hand, hand_w, board, board_w, sigma, half)
+        if use.any():  # a thin part's outline, guarded by the thin parts' colours too
+            at = (cy[use], cx[use], hand[use], hand_w[use], board[use], board_w[use])
+            ok[use], more[use] = _unmixed(levels, lin, thin_keys, ppu, *at, sigma, half)
+        return ok, more
 
     wide, _ = unmixed(BOARD_PX, HALF)
     local = [unmixed(radius, LOCAL_HALF) for radius in LOCAL_PX]
