@@ -158,3 +158,12 @@ def test_the_outline_of_a_thin_finger_half_finger_or_more_stays_foreign() -> Non
     levels, share = _finger(EDGE_COL + 0.4, EDGE_COL + 3.6)
     assert np.allclose(share[:, EDGE_COL], 0.6, atol=1e-3)
     assert not _rim(levels, share).any()
+
+
+def test_a_square_beside_a_thumb_too_thin_for_an_inside_is_read_empty() -> None:
+    # Tune scene 200: a thumb reaches down into b8 (hide 0.43: a piece there would show more
+    # than half of itself). The thumb is too thin to have an inside 2 px from its outline, so
+    # its blurred outline was counted whole as hand and b8 was unknown.
+    shot = scene("tune", 200)
+    assert shot.truth["b8"] == "" and 0 < shot.hide["b8"] < 0.5
+    assert read_board(shot.image).square("b8").state == "empty"
