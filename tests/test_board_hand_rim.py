@@ -127,3 +127,43 @@ def test_a_square_beside_a_hand_in_its_shadow_is_read_empty() -> None:
     shot = scene("tune", 93)
     assert shot.truth["g1"] == "" and 0 < shot.hide["g1"] < 0.5
     assert read_board(shot.image).square("g1").state == "empty"
+
+
+def _finger(left: float, right: float) -> tuple[np.ndarray, np.ndarray]:
+    """A finger of the blue sleeve's colour lying along the columns ``left`` … ``right``
+    (sub-pixel), too thin to have an inside HAND_IN px from its outline: its levels and each
+    pixel's exact hand share."""
+    board = np.where(CLASSES[..., None] == 0, DARK, LIGHT)
+    share = np.clip(np.minimum(U + 1 - left, right - U), 0.0, 1.0)
+    levels = (1 - share[..., None]) * board + share[..., None] * BLUE_SLEEVE
+    return levels.astype(np.float32), share
+
+
+def test_the_outline_of_a_finger_too_thin_for_an_inside_is_unmixed() -> None:
+    # Columns 100 and 103 are a fifth finger, 101 and 102 all finger: the foreign region is
+    # 4 px wide, so nothing of it lies HAND_IN (2) px from its outline. The finger's colour is
+    # taken 1 px in (THIN_IN); its outline pixels, mostly board, are seen.
+    levels, share = _finger(EDGE_COL + 0.8, EDGE_COL + 3.2)
+    assert np.allclose(share[:, EDGE_COL], 0.2, atol=1e-3) and np.allclose(
+        share[:, EDGE_COL + 3], 0.2, atol=1e-3
+    )
+    rim = _rim(levels, share)
+    assert rim[:, EDGE_COL].mean() > 0.95 and rim[:, EDGE_COL + 3].mean() > 0.95
+    assert not rim[:, EDGE_COL + 1 : EDGE_COL + 3].any()
+
+
+def test_the_outline_of_a_thin_finger_half_finger_or_more_stays_foreign() -> None:
+    # The same finger wider by a fifth of a pixel each side: its outline pixels are 60 %
+    # finger (and its inside pixels 1 px in are pure finger): none is freed.
+    levels, share = _finger(EDGE_COL + 0.4, EDGE_COL + 3.6)
+    assert np.allclose(share[:, EDGE_COL], 0.6, atol=1e-3)
+    assert not _rim(levels, share).any()
+
+
+def test_a_square_beside_a_thumb_too_thin_for_an_inside_is_read_empty() -> None:
+    # Tune scene 200: a thumb reaches down into b8 (hide 0.43: a piece there would show more
+    # than half of itself). The thumb is too thin to have an inside 2 px from its outline, so
+    # its blurred outline was counted whole as hand and b8 was unknown.
+    shot = scene("tune", 200)
+    assert shot.truth["b8"] == "" and 0 < shot.hide["b8"] < 0.5
+    assert read_board(shot.image).square("b8").state == "empty"

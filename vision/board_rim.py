@@ -27,6 +27,12 @@ the same class right beside it (LOCAL_PX: 3 × 3 and 5 × 5 windows); a pixel fr
 the windows is freed. A mean of a few pixels is noisier than the wide one, so against it a
 pixel must be less than LOCAL_HALF hand, a margin below the half; and where it makes a pixel
 half hand or more, the wide window's mean, which the shadow biases either way, frees nothing.
+
+A finger or a thumb tip less than 2 · HAND_IN + 1 px wide has no inside, and its outline would
+stay foreign all round. Where no inside lies within HAND_PX, the hand's colour is taken
+THIN_IN px in (from no part of the hand with an inside of its own nearby): still a little board
+there, so against it a pixel looks if anything more hand than it is. Those thin parts' colours
+guard their own outline pixels too; every other pixel is judged as before.
 """
 
 from __future__ import annotations
@@ -43,6 +49,7 @@ LOCAL_PX = (1, 2)  # ... and right beside it (the shadow by a hand darkens the b
 LOCAL_HALF = 0.45  # against those few pixels, the share of hand must stay below this
 HAND_IN = 2  # the hand's inside: foreign pixels at least this far from its outline
 HAND_PX = 4  # ... within this many pixels
+THIN_IN = 1  # ... or, where no inside is that near (a finger too thin to have one), this far
 CONTRAST = 8.0  # hand and board at least this many noise sigmas apart (levels)
 ON_MIX = 3.0  # the pixel within this many sigmas of the mixing segment
 HALF = 0.5  # share of hand from which a pixel may hide a piece
@@ -69,6 +76,22 @@ class _Sums:
 
         sw = box(self.w)
         return box(self.v) / np.maximum(sw, 1e-9)[:, None], sw
+
+
+def _window_mean(
+    values: np.ndarray, weight: np.ndarray, y: np.ndarray, x: np.ndarray, r: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """`_Sums.mean` for a few pixels: each (2r+1)² window gathered directly, no integral
+    image of the whole view."""
+    h, w = weight.shape
+    d = np.arange(-r, r + 1)
+    yy, xx = y[:, None, None] + d[None, :, None], x[:, None, None] + d[None, None, :]
+    inside = (yy >= 0) & (yy < h) & (xx >= 0) & (xx < w)
+    yy, xx = np.clip(yy, 0, h - 1), np.clip(xx, 0, w - 1)
+    wt = weight[yy, xx] & inside
+    sw = wt.sum(axis=(1, 2)).astype(np.float64)
+    sv = (values[yy, xx].astype(np.float64) * wt[..., None]).sum(axis=(1, 2))
+    return sv / np.maximum(sw, 1e-9)[:, None], sw
 
 
 def _share(c: np.ndarray, board: np.ndarray, hand: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -117,6 +140,22 @@ def board_rim(
     inside = np.zeros(foreign.shape, bool)
     inside[crop] = cv2.erode(foreign[crop].astype(np.uint8), np.ones((2 * HAND_IN + 1,) * 2, np.uint8)) > 0
     hand, hand_w = _Sums(both, inside[crop]).mean(py, px, HAND_PX)
+    # A finger narrower than 2 · HAND_IN + 1 px has no inside: its colour is taken THIN_IN px
+    # in, where no wider part of the hand is within HAND_PX. Those pixels are still a little
+    # board, so the hand share measured against them comes out if anything too high.
+    thin = np.zeros(foreign.shape, bool)
+    use = np.zeros(len(cy), bool)
+    if (hand_w < 1).any():
+        window = np.ones((2 * HAND_PX + 1,) * 2, np.uint8)
+        thin_in = cv2.erode(foreign[crop].astype(np.uint8), np.ones((2 * THIN_IN + 1,) * 2, np.uint8)) > 0
+        thin[crop] = thin_in & ~(cv2.dilate(inside[crop].astype(np.uint8), window) > 0)
+        # The few pixels with no inside but a thin part near: their windows read directly.
+        (ask,) = np.nonzero((hand_w < 1) & (cv2.dilate(thin[crop].astype(np.uint8), window)[py, px] > 0))
+        if len(ask):
+            thin_hand, thin_w = _window_mean(both, thin[crop], py[ask], px[ask], HAND_PX)
+            got = ask[thin_w >= 1]
+            use[got] = True
+            hand[got], hand_w[got] = thin_hand[thin_w >= 1], thin_w[thin_w >= 1]
     # The board beside it, of the pixel's own class of square: within BOARD_PX, or right
     # beside it (LOCAL_PX). A pixel unmixed against the board right beside it is freed; one
     # unmixed against the wider board only, unless the board right beside it, measured,
@@ -124,12 +163,26 @@ def board_rim(
     cls = classes[cy, cx]
     classes_in = [(cls == c, _Sums(both, (bare & (classes == c))[crop])) for c in np.unique(cls)]
     keys, ppu = _hand_colours(levels, inside), foreign.shape[0] // SIZE
+    # A thin part's outline is also guarded by the thin parts' own colours (a finger of the
+    # board's colour); every other pixel is judged as before. Found once, when first asked.
+    thin_keys: list[np.ndarray] = []
+
+    def thin_colours() -> np.ndarray:
+        if not thin_keys:
+            thin_keys.append(_hand_colours(levels, thin))
+        return thin_keys[0]
 
     def unmixed(radius: int, half: float) -> tuple[np.ndarray, np.ndarray]:
         board, board_w = np.zeros((len(cy), 6)), np.zeros(len(cy))
         for own, sums in classes_in:
             board[own], board_w[own] = sums.mean(py[own], px[own], radius)
-        return _unmixed(levels, lin, keys, ppu, cy, cx, hand, hand_w, board, board_w, sigma, half)
+        # With no inside anywhere, only the thin parts have a colour (and a guard).
+        guard = keys if len(keys) or not use.any() else thin_colours()
+        ok, more = _unmixed(levels, lin, guard, ppu, cy, cx, hand, hand_w, board, board_w, sigma, half)
+        thin_ok = ok & use
+        if len(keys) and thin_ok.any():  # a thin part's outline: its own colours guard it too
+            ok[thin_ok] = ~_board_coloured(thin_colours(), ppu, cy[thin_ok], cx[thin_ok], board[thin_ok, :3])
+        return ok, more
 
     wide, _ = unmixed(BOARD_PX, HALF)
     local = [unmixed(radius, LOCAL_HALF) for radius in LOCAL_PX]
