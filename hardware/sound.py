@@ -5,8 +5,10 @@ rendered as WAV with the `wave` module and played by ``paplay`` (PulseAudio/Pipe
 ``aplay`` (ALSA), whichever exists. Spoken sentences are rendered by espeak-ng
 (hardware.speech) and played the same way.
 
-Playing never blocks the caller: a worker thread renders and plays, and a newer sentence
-replaces one still waiting (a verdict nobody heard yet is not worth a queue). The output is
+Playing never blocks the caller: one worker thread renders sentences and another plays, a
+newer sentence replaces one still waiting (a verdict nobody heard yet is not worth a queue),
+and a tone is never held back by a sentence: it does not wait for one to be rendered, and it
+cuts short one being spoken (the call of the next round is due now). The output is
 chosen by one setting (``referee serve --sound``):
 
 - ``auto``: aplay, else paplay, else silence (logged once);
@@ -29,6 +31,7 @@ import struct
 import subprocess
 import tempfile
 import threading
+import time
 import wave
 from collections.abc import Sequence
 from pathlib import Path
@@ -86,8 +89,17 @@ def find_player(spec: str) -> list[str] | None:
     return None
 
 
+SPEECH_TIMEOUT_S = 30.0  # a sentence still playing after this is stuck: stop it
+
+
 class SoundOutput:
-    """Tones and speech on the audio output; see the module docstring for `spec`."""
+    """Tones and speech on the audio output; see the module docstring for `spec`.
+
+    Two threads: one renders sentences (espeak-ng takes a second or two on a busy Pi), the
+    other plays whatever is ready. A tone never waits for a sentence to be rendered, and a
+    sentence still being spoken is cut short when a tone is due: the next round's call must
+    sound when it is called, and the verdict it interrupts is the previous round's.
+    """
 
     def __init__(self, spec: str = "auto") -> None:
         self.spec = spec
@@ -100,12 +112,17 @@ class SoundOutput:
             self._player = find_player(spec)
         self._work = Path(tempfile.mkdtemp(prefix="referee-sound-"))
         self._tones = {name: write_tune(self._work / f"{name}.wav", tune) for name, tune in TUNES.items()}
-        self._queue: queue.Queue[tuple[str, str, str] | None] = queue.Queue()
+        # Sentences to render; sounds ready to play. A mark (an Event) passes through both in
+        # order, so `wait_idle` returns once everything queued before it is done.
+        self._sentences: queue.Queue[tuple[str, str] | threading.Event | None] = queue.Queue()
+        self._ready: queue.Queue[tuple[str, Path, str, str] | threading.Event | None] = queue.Queue()
         self._count = 0
         self._speech_pending = 0
+        self._tones_due = 0
         self._lock = threading.Lock()
-        self._marks: list[threading.Event] = []
+        self._renderer = threading.Thread(target=self._render, name="sound-speech", daemon=True)
         self._thread = threading.Thread(target=self._run, name="sound", daemon=True)
+        self._renderer.start()
         self._thread.start()
         if self.enabled:
             log.info("sound output: %s", self.name)
@@ -127,60 +144,78 @@ class SoundOutput:
         if name not in self._tones:
             raise ValueError(f"unknown tone {name!r}; known: {', '.join(self._tones)}")
         if self.enabled:
-            self._queue.put(("tone", name, ""))
+            with self._lock:
+                self._tones_due += 1
+            self._ready.put(("tone", self._tones[name], name, ""))
 
     def say(self, text: str, lang: str) -> None:
         """Speak `text` in `lang` ("en" or "fr"); replaces a sentence not yet started."""
         if self.enabled and text:
             with self._lock:
                 self._speech_pending += 1
-            self._queue.put(("say", text, lang))
+            self._sentences.put((text, lang))
 
     def close(self) -> None:
-        self._queue.put(None)
+        self._sentences.put(None)
+        self._renderer.join(timeout=5)
+        self._ready.put(None)
         self._thread.join(timeout=5)
         shutil.rmtree(self._work, ignore_errors=True)
 
     def wait_idle(self, timeout: float = 10.0) -> bool:
         """Wait until everything queued has been played or written (tests)."""
         done = threading.Event()
-        with self._lock:
-            self._marks.append(done)
-        self._queue.put(("mark", "", ""))
+        self._sentences.put(done)
         return done.wait(timeout)
 
-    # -- the worker ------------------------------------------------------------------------------
+    # -- the workers -----------------------------------------------------------------------------
+
+    def _render(self) -> None:
+        rendered = 0
+        while True:
+            item = self._sentences.get()
+            if item is None:
+                return
+            if isinstance(item, threading.Event):
+                self._ready.put(item)
+                continue
+            text, lang = item
+            with self._lock:
+                self._speech_pending -= 1
+                stale = self._speech_pending > 0
+            if stale:  # a newer sentence is waiting: say that one instead
+                continue
+            rendered += 1
+            target = self._work / f"speech-{rendered}.wav"  # the player may still read the last one
+            try:
+                render_speech(text, lang, target)
+            except SpeechError as exc:
+                log.warning("%s", exc)
+                continue
+            except Exception:  # a sound problem must never reach the referee
+                log.exception("speech rendering failed")
+                continue
+            self._ready.put(("speech", target, f"speech-{lang}", text))
 
     def _run(self) -> None:
         while True:
-            item = self._queue.get()
+            item = self._ready.get()
             if item is None:
                 return
-            kind, what, lang = item
+            if isinstance(item, threading.Event):
+                item.set()
+                continue
+            kind, wav, label, text = item
             try:
-                if kind == "mark":
+                if kind == "tone":
                     with self._lock:
-                        mark = self._marks.pop(0)
-                    mark.set()
-                elif kind == "tone":
-                    self._output(self._tones[what], what)
-                else:
-                    with self._lock:
-                        self._speech_pending -= 1
-                        stale = self._speech_pending > 0
-                    if not stale:  # a newer sentence is waiting: say that one instead
-                        self._speak(what, lang)
+                        self._tones_due -= 1
+                self._output(wav, label, text)
             except Exception:  # a sound problem must never reach the referee
                 log.exception("sound output failed")
-
-    def _speak(self, text: str, lang: str) -> None:
-        target = self._work / "speech.wav"
-        try:
-            render_speech(text, lang, target)
-        except SpeechError as exc:
-            log.warning("%s", exc)
-            return
-        self._output(target, f"speech-{lang}", text)
+            finally:
+                if kind == "speech":
+                    wav.unlink(missing_ok=True)
 
     def _output(self, wav: Path, label: str, text: str = "") -> None:
         self._count += 1
@@ -192,8 +227,19 @@ class SoundOutput:
             return
         if self._player is None:
             return
+        played = subprocess.Popen([*self._player, str(wav)], stdin=subprocess.DEVNULL)
         if label.startswith("speech"):
-            # Wait for a sentence to finish before the next sound: the file is reused.
-            subprocess.run([*self._player, str(wav)], timeout=30, check=False)
-        else:
-            subprocess.Popen([*self._player, str(wav)], stdin=subprocess.DEVNULL)
+            self._until_done_or_tone(played, text)
+
+    def _until_done_or_tone(self, played: subprocess.Popen[bytes], text: str) -> None:
+        """Let a sentence finish before the next sound, unless a tone is due: then stop it."""
+        deadline = time.monotonic() + SPEECH_TIMEOUT_S
+        while played.poll() is None:
+            with self._lock:
+                due = self._tones_due > 0
+            if due or time.monotonic() > deadline:
+                played.terminate()
+                played.wait(timeout=2)
+                log.info("sentence cut short (%s): %r", "a tone is due" if due else "too long", text)
+                return
+            time.sleep(0.01)

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import re
+import sys
+import threading
+import time
 import wave
 from pathlib import Path
 
@@ -127,3 +130,66 @@ def test_the_sound_output_writes_tones_and_speech_to_a_folder(tmp_path: Path) ->
         assert wav.with_suffix(".txt").read_text().strip()
     with pytest.raises(ValueError, match="unknown tone"):
         SoundOutput("off").tone("fanfare")
+
+
+def test_a_tone_is_not_held_back_by_a_sentence_being_rendered(tmp_path: Path, monkeypatch) -> None:
+    # espeak-ng takes a second or two on a busy Pi: the next round's call must not wait for it.
+    import hardware.sound
+
+    started = threading.Event()
+
+    def slow_render(text: str, lang: str, path: Path) -> Path:
+        started.set()
+        time.sleep(1.0)
+        return render_speech(text, lang, path)
+
+    monkeypatch.setattr(hardware.sound, "render_speech", slow_render)
+    out = SoundOutput(f"dir:{tmp_path / 'out'}")
+    try:
+        out.say("Anne, by thirty-seven milliseconds.", "en")
+        assert started.wait(5)
+        out.tone("call")
+        assert out.wait_idle()
+    finally:
+        out.close()
+    files = sorted(p.name for p in (tmp_path / "out").glob("*.wav"))
+    assert files == ["0001-call.wav", "0002-speech-en.wav"]
+
+
+PLAYER = """
+import sys, time
+with open(sys.argv[1], "a") as log:
+    print("start", sys.argv[2].rsplit("/", 1)[-1], file=log, flush=True)
+    time.sleep(4 if "speech" in sys.argv[2] else 0.1)
+    print("end", sys.argv[2].rsplit("/", 1)[-1], file=log, flush=True)
+"""
+
+
+def test_a_tone_cuts_short_the_sentence_being_spoken(tmp_path: Path, monkeypatch) -> None:
+    # A real player process (a script standing in for aplay) that speaks for four seconds.
+    import hardware.sound
+
+    script, log = tmp_path / "player.py", tmp_path / "played.txt"
+    script.write_text(PLAYER, encoding="utf-8")
+    monkeypatch.setattr(hardware.sound, "find_player", lambda spec: [sys.executable, str(script), str(log)])
+    out = SoundOutput("aplay")
+
+    def lines() -> list[str]:
+        return log.read_text().splitlines() if log.exists() else []
+
+    def wait_for(what: str) -> None:
+        deadline = time.monotonic() + 10
+        while what not in " ".join(lines()) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert what in " ".join(lines()), lines()
+
+    try:
+        out.say("Anne, by thirty-seven milliseconds.", "en")
+        wait_for("start speech")
+        out.tone("call")
+        wait_for("end call.wav")
+        assert out.wait_idle()
+    finally:
+        out.close()
+    played = lines()
+    assert played[0].startswith("start speech") and played[1:] == ["start call.wav", "end call.wav"], played
