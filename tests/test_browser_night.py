@@ -4,6 +4,7 @@ and the display at phone size without overflow or flicker."""
 
 from __future__ import annotations
 
+import time
 import wave
 from collections.abc import Iterator
 from pathlib import Path
@@ -129,7 +130,16 @@ def test_a_night_from_seating_by_pressing_to_the_standings(
     assert "Marc" in replay and "Anne" in replay and "ms after Marc" in replay
     assert standings.get_attribute("#replay", "data-call") == "2/4"
 
-    # The audio path: the spoken verdicts were rendered, in English, after each contest.
+    # The audio path: the spoken verdicts were rendered, in English, after each contest. They
+    # are rendered off the referee's path (espeak-ng may take seconds under load): wait for them.
+    def spoken_texts() -> list[str]:
+        return [p.read_text() for p in sorted((tmp_path / "sound").glob("*-speech-en.txt"))]
+
+    deadline = time.monotonic() + 30
+    while not (len(texts := spoken_texts()) == 2 and all(t.endswith("\n") for t in texts)):
+        if time.monotonic() > deadline:
+            break
+        time.sleep(0.05)
     spoken = sorted((tmp_path / "sound").glob("*-speech-en.txt"))
     assert [p.read_text().split(",")[0] for p in spoken] == ["Anne", "Marc"]
     assert "milliseconds" in spoken[0].read_text()
