@@ -39,6 +39,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision.board_fast import channel_max, channel_min
+
 INK_CONTRAST = 4.0  # the sticker's white is this many times brighter than its ink, every channel
 WHITE = 0.4  # white (paper, under a tinted light): its darkest channel this share of its brightest
 INK_NEAR = 2  # px: ... within this distance of the ink
@@ -54,8 +56,7 @@ def sticker_faces(lin: np.ndarray, hands: np.ndarray, ppu: int) -> np.ndarray:
     out = np.zeros(hands.shape, bool)
     if not hands.any():
         return out
-    brightest = np.maximum(np.maximum(lin[..., 0], lin[..., 1]), lin[..., 2])
-    darkest = np.minimum(np.minimum(lin[..., 0], lin[..., 1]), lin[..., 2])
+    brightest, darkest = channel_max(lin), channel_min(lin)
     # How bright each pixel is as white: its darkest channel, where it is white at all.
     whiteness = np.where(darkest >= WHITE * brightest, darkest, 0).astype(darkest.dtype)
     near = np.ones((2 * INK_NEAR + 1,) * 2, np.uint8)

@@ -31,7 +31,7 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
-from vision.board_fast import column_var, median, sorted_median, split_quantiles
+from vision.board_fast import channel_max, column_var, median, sorted_median, split_quantiles
 from vision.board_gaps import HUE_LAMP, spanned_gaps
 from vision.board_geometry import SIZE, BoardGeometry
 from vision.board_glare import Spot, fit_spots, spot_map
@@ -303,9 +303,7 @@ def csum(a: np.ndarray) -> np.ndarray:
     return a[..., 0] + a[..., 1] + a[..., 2]
 
 
-def cmax(a: np.ndarray) -> np.ndarray:
-    """Largest colour channel."""
-    return np.maximum(np.maximum(a[..., 0], a[..., 1]), a[..., 2])
+cmax = channel_max  # largest colour channel (the board modules' short name)
 
 
 def _smooth(a: np.ndarray, sigma: float) -> np.ndarray:
