@@ -8,8 +8,10 @@ rendered as WAV with the `wave` module and played by ``paplay`` (PulseAudio/Pipe
 Playing never blocks the caller: one worker thread renders sentences and another plays, a
 newer sentence replaces one still waiting (a verdict nobody heard yet is not worth a queue),
 and a tone is never held back by a sentence: it does not wait for one to be rendered, and it
-cuts short one being spoken (the call of the next round is due now). The output is
-chosen by one setting (``referee serve --sound``):
+cuts short one being spoken (the call of the next round is due now). A sentence overtaken by
+a tone before it could start is dropped, not spoken after it: the table has moved on, and a
+verdict read out during the next contest would talk over the players (the display shows it).
+The output is chosen by one setting (``referee serve --sound``):
 
 - ``auto``: aplay, else paplay, else silence (logged once);
 - ``off``: silence;
@@ -112,13 +114,15 @@ class SoundOutput:
             self._player = find_player(spec)
         self._work = Path(tempfile.mkdtemp(prefix="referee-sound-"))
         self._tones = {name: write_tune(self._work / f"{name}.wav", tune) for name, tune in TUNES.items()}
-        # Sentences to render; sounds ready to play. A mark (an Event) passes through both in
-        # order, so `wait_idle` returns once everything queued before it is done.
-        self._sentences: queue.Queue[tuple[str, str] | threading.Event | None] = queue.Queue()
-        self._ready: queue.Queue[tuple[str, Path, str, str] | threading.Event | None] = queue.Queue()
+        # Sentences to render (with the number of tones asked for before them); sounds ready
+        # to play. A mark (an Event) passes through both in order, so `wait_idle` returns once
+        # everything queued before it is done.
+        self._sentences: queue.Queue[tuple[str, str, int] | threading.Event | None] = queue.Queue()
+        self._ready: queue.Queue[tuple[str, Path, str, str, int] | threading.Event | None] = queue.Queue()
         self._count = 0
         self._speech_pending = 0
         self._tones_due = 0
+        self._tones_asked = 0  # every tone ever asked for: a sentence older than one is stale
         self._lock = threading.Lock()
         self._renderer = threading.Thread(target=self._render, name="sound-speech", daemon=True)
         self._thread = threading.Thread(target=self._run, name="sound", daemon=True)
@@ -146,14 +150,18 @@ class SoundOutput:
         if self.enabled:
             with self._lock:
                 self._tones_due += 1
-            self._ready.put(("tone", self._tones[name], name, ""))
+                self._tones_asked += 1
+                asked = self._tones_asked
+            self._ready.put(("tone", self._tones[name], name, "", asked))
 
     def say(self, text: str, lang: str) -> None:
-        """Speak `text` in `lang` ("en" or "fr"); replaces a sentence not yet started."""
+        """Speak `text` in `lang` ("en" or "fr"); replaces a sentence not yet started, and is
+        dropped if a tone is asked for before it starts."""
         if self.enabled and text:
             with self._lock:
                 self._speech_pending += 1
-            self._sentences.put((text, lang))
+                asked = self._tones_asked
+            self._sentences.put((text, lang, asked))
 
     def close(self) -> None:
         self._sentences.put(None)
@@ -179,11 +187,13 @@ class SoundOutput:
             if isinstance(item, threading.Event):
                 self._ready.put(item)
                 continue
-            text, lang = item
+            text, lang, asked = item
             with self._lock:
                 self._speech_pending -= 1
                 stale = self._speech_pending > 0
             if stale:  # a newer sentence is waiting: say that one instead
+                continue
+            if self._overtaken(asked, text):
                 continue
             rendered += 1
             target = self._work / f"speech-{rendered}.wav"  # the player may still read the last one
@@ -195,7 +205,15 @@ class SoundOutput:
             except Exception:  # a sound problem must never reach the referee
                 log.exception("speech rendering failed")
                 continue
-            self._ready.put(("speech", target, f"speech-{lang}", text))
+            self._ready.put(("speech", target, f"speech-{lang}", text, asked))
+
+    def _overtaken(self, asked: int, text: str) -> bool:
+        """A tone was asked for after the sentence: the next round has begun without it."""
+        with self._lock:
+            overtaken = self._tones_asked > asked
+        if overtaken:
+            log.info("verdict not spoken, the next sound came first (it is on the display): %r", text)
+        return overtaken
 
     def _run(self) -> None:
         while True:
@@ -205,11 +223,13 @@ class SoundOutput:
             if isinstance(item, threading.Event):
                 item.set()
                 continue
-            kind, wav, label, text = item
+            kind, wav, label, text, asked = item
             try:
                 if kind == "tone":
                     with self._lock:
                         self._tones_due -= 1
+                elif self._overtaken(asked, text):
+                    continue
                 self._output(wav, label, text)
             except Exception:  # a sound problem must never reach the referee
                 log.exception("sound output failed")

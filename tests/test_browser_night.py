@@ -102,6 +102,21 @@ def test_a_night_from_seating_by_pressing_to_the_standings(
     why = text_of(page, "#why")
     assert "The first press after the call wins the round" in why and "docs/games/fastest.md" in why
 
+    # The verdict is spoken before the table goes on (a sentence overtaken by the next call is
+    # dropped, not read out over the next contest). espeak-ng renders it off the referee's path
+    # and may take seconds under load: wait for it, as the table would.
+    def spoken_texts() -> list[str]:
+        return [p.read_text() for p in sorted((tmp_path / "sound").glob("*-speech-en.txt"))]
+
+    def wait_spoken(count: int) -> None:
+        deadline = time.monotonic() + 30
+        while not (len(texts := spoken_texts()) == count and all(t.endswith("\n") for t in texts)):
+            if time.monotonic() > deadline:
+                break
+            time.sleep(0.05)
+
+    wait_spoken(1)
+
     # Second game by the old path (buttons 1, 2 in list order); Marc wins it.
     status, _ = ref.post(
         "/api/games", {"game": "fastest", "players": ["Anne", "Marc"], "options": {"target": 1}}
@@ -130,16 +145,8 @@ def test_a_night_from_seating_by_pressing_to_the_standings(
     assert "Marc" in replay and "Anne" in replay and "ms after Marc" in replay
     assert standings.get_attribute("#replay", "data-call") == "2/4"
 
-    # The audio path: the spoken verdicts were rendered, in English, after each contest. They
-    # are rendered off the referee's path (espeak-ng may take seconds under load): wait for them.
-    def spoken_texts() -> list[str]:
-        return [p.read_text() for p in sorted((tmp_path / "sound").glob("*-speech-en.txt"))]
-
-    deadline = time.monotonic() + 30
-    while not (len(texts := spoken_texts()) == 2 and all(t.endswith("\n") for t in texts)):
-        if time.monotonic() > deadline:
-            break
-        time.sleep(0.05)
+    # The audio path: the spoken verdicts were rendered, in English, after each contest.
+    wait_spoken(2)
     spoken = sorted((tmp_path / "sound").glob("*-speech-en.txt"))
     assert [p.read_text().split(",")[0] for p in spoken] == ["Anne", "Marc"]
     assert "milliseconds" in spoken[0].read_text()

@@ -132,8 +132,9 @@ def test_the_sound_output_writes_tones_and_speech_to_a_folder(tmp_path: Path) ->
         SoundOutput("off").tone("fanfare")
 
 
-def test_a_tone_is_not_held_back_by_a_sentence_being_rendered(tmp_path: Path, monkeypatch) -> None:
-    # espeak-ng takes a second or two on a busy Pi: the next round's call must not wait for it.
+def test_a_tone_is_not_held_back_by_a_sentence_being_rendered(tmp_path: Path, monkeypatch, caplog) -> None:
+    # espeak-ng takes a second or two on a busy Pi: the next round's call must not wait for it,
+    # and the verdict it overtook is not read out over the next contest afterwards.
     import hardware.sound
 
     started = threading.Event()
@@ -148,12 +149,18 @@ def test_a_tone_is_not_held_back_by_a_sentence_being_rendered(tmp_path: Path, mo
     try:
         out.say("Anne, by thirty-seven milliseconds.", "en")
         assert started.wait(5)
-        out.tone("call")
+        with caplog.at_level("INFO", logger="hardware.sound"):
+            out.tone("call")
+            assert out.wait_idle()
+        # The table goes on: the next verdict is spoken as usual.
+        out.say("Marc, by twelve milliseconds.", "en")
         assert out.wait_idle()
     finally:
         out.close()
     files = sorted(p.name for p in (tmp_path / "out").glob("*.wav"))
     assert files == ["0001-call.wav", "0002-speech-en.wav"]
+    assert (tmp_path / "out" / "0002-speech-en.txt").read_text() == "Marc, by twelve milliseconds.\n"
+    assert "verdict not spoken, the next sound came first" in caplog.text and "Anne" in caplog.text
 
 
 PLAYER = """
