@@ -166,7 +166,10 @@ def main() -> int:
         c["from_pieces"] += any("corner marker (" in n for n in read.notes)
         gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
         t_detect.append(_timed(lambda gray=gray: detect_markers(gray), args.repeats)[1])
-        tracker = BoardTracker()
+        # Every repeat is read in full: the same frame again is the same scene, which a
+        # reusing tracker would answer from its last read (that is the stream's figure,
+        # bench_board_inference.py).
+        tracker = BoardTracker(reuse=False)
         tracker.read(img)
         still, dt = _timed(lambda img=img, tracker=tracker: tracker.read(img), args.repeats)
         assert isinstance(still, BoardRead)

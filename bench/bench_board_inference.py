@@ -29,7 +29,9 @@ starts). Two baselines in the same run, on the same frames:
 - **rules, single frame**: inference on the first frame after the hand has left (the bench
   knows when), its answer taken at once: no waiting for stable frames.
 
-Times: the follower's inference calls (median, p95) and the reader per frame.
+Times: the follower's inference calls (median, p95) and the reader per frame. The tracker
+answers a frame that shows the same scene as the last one it read in full from that read
+(`BoardTracker.reuse`); ``--no-reuse`` reads every frame in full, for comparison.
 """
 
 from __future__ import annotations
@@ -463,6 +465,7 @@ def main() -> int:
         "--first-seed", type=int, default=100, help="games come from seeds after this one (1-99: tuning)"
     )
     ap.add_argument("--json", type=Path)
+    ap.add_argument("--no-reuse", action="store_true", help="read every frame in full (no same-scene reuse)")
     args = ap.parse_args()
     size = tuple(int(v) for v in args.size.split("x"))
     settings = FollowerSettings()
@@ -484,6 +487,7 @@ def main() -> int:
     started = time.time()
     seed, played = args.first_seed, 0
     games = 0
+    reused = 0
     while games < args.games:
         seed += 1
         moves = random_game(seed, args.plies)
@@ -493,13 +497,14 @@ def main() -> int:
         rng = random.Random(1000 + seed)
         params = replace(random_params(np.random.default_rng([10, seed]), size), hands=())  # type: ignore[arg-type]
         camera = Camera(params, np.random.default_rng([11, seed]))
-        tracker = BoardTracker()
+        tracker = BoardTracker(reuse=not args.no_reuse)
         follower = BoardFollower(settings)
         board = Board()
         for ep in game_episodes(seed, moves, camera, rng, args.plants, tally):
             if ep.kind == "legal":
                 played += 1
             board = run_episode(ep, camera, tracker, follower, board, tally)
+        reused += tracker.reused
         print(
             f"game {games} (seed {seed}): {len(moves)} moves, {time.time() - started:.0f} s", file=sys.stderr
         )
@@ -536,6 +541,7 @@ def main() -> int:
         "infer_ms": _ms(tally.t_infer),
         "infer_changed_ms": _ms(tally.t_changed),
         "read_ms": _ms(tally.t_read),
+        "reused_frames": reused,
         "legal_moves_median": statistics.median(tally.legal_counts) if tally.legal_counts else 0,
         "legal_moves_max": max(tally.legal_counts, default=0),
     }
@@ -585,6 +591,10 @@ def main() -> int:
     )
     print(
         f"| board reader per frame ({len(tally.t_read)}) | {fig['read_ms'][0]:.1f} ms | {fig['read_ms'][1]:.1f} ms |"
+    )
+    print(
+        f"\nframes answered from the last read (the same scene again): {reused} / {c['frames']}"
+        + (" (reuse off)" if args.no_reuse else "")
     )
     print(
         f"\nlegal moves per position when something changed: median {fig['legal_moves_median']}, max {fig['legal_moves_max']}"
