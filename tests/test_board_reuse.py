@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import math
+from dataclasses import replace
+
 import cv2
 import numpy as np
 import pytest
 
 from vision.board_geometry import square_center
 from vision.board_reader import SAME_SCENE_LEVELS, BoardTracker, _same_scene
-from vision.board_synth import SceneParams, faces_from_placement, render, view
+from vision.board_synth import Hand, SceneParams, faces_from_placement, render, view
 
 MIDGAME = "gC2xx1gM3/1yA5yRyD/3rN1bD3/bM1gR3xx2/2xx1yC4/1rM5bM1/rR1bN4yM1/2gA4rDbC/rCrA3yN3"
 PARAMS = SceneParams(
@@ -97,4 +100,16 @@ def test_without_reuse_every_frame_is_read(scene: np.ndarray) -> None:
     tracker = BoardTracker(reuse=False)
     for _ in range(3):
         tracker.read(again(scene, rng))
+    assert tracker.reused == 0
+
+
+def test_a_read_in_doubt_is_read_again_every_frame() -> None:
+    # A hand resting on the board: squares unknown, a hand region. The next frame's noise may
+    # let a square be read, and a follower waiting for the hand to go must see every frame.
+    hand = Hand(palm=(2.5, 6.5), angle=math.pi * 0.8, size=1.8, skin=(120, 160, 215), sleeve=(60, 60, 60))
+    image = render(faces_from_placement(MIDGAME), replace(PARAMS, hands=(hand,)), 5).image
+    rng = np.random.default_rng(6)
+    tracker = BoardTracker()
+    reads = [tracker.read(again(image, rng)) for _ in range(4)]
+    assert reads[-1].unknown and any(r.kind == "hand" for r in reads[-1].regions)
     assert tracker.reused == 0

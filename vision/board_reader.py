@@ -384,9 +384,10 @@ class BoardTracker:
     frame is searched.
 
     With ``reuse`` (the default), a still frame that shows the same scene as the last frame
-    read in full (`SAME_SCENE_LEVELS`) gets that read again instead of a new one: at the
-    table the board sits unchanged most of the time, and the pixels say so for a fraction of
-    a read's cost. ``reused`` counts those frames.
+    read in full (`SAME_SCENE_LEVELS`) gets that read again instead of a new one, if that
+    read left nothing in doubt (`_nothing_in_doubt`): at the table the board sits unchanged
+    most of the time, and the pixels say so for a fraction of a read's cost. ``reused``
+    counts those frames.
     """
 
     geometry: BoardGeometry = field(default_factory=lambda: DEFAULT_GEOMETRY)
@@ -446,7 +447,7 @@ class BoardTracker:
         unread: list[np.ndarray] = []
         pieces = [m for m in detect_markers(gray, roi, unread=unread) if m.id < CORNER_BASE]
         read = read_with(bgr, fit, pieces, self.geometry, camera, seen, unread)
-        if camera == "still" and self.reuse:
+        if camera == "still" and self.reuse and _nothing_in_doubt(read):
             self._last = (roi, crop.copy(), read)
         return read
 
@@ -470,3 +471,10 @@ def _same_scene(now: np.ndarray, before: np.ndarray) -> bool:
     if now.shape != before.shape or now.size == 0:
         return False
     return int(cv2.blur(cv2.absdiff(now, before), (5, 5)).max()) < SAME_SCENE_LEVELS
+
+
+def _nothing_in_doubt(read: BoardRead) -> bool:
+    """Every square decided, nothing impossible, nothing over the board but glare: a read worth
+    giving again. A doubtful one is not: the next frame's noise may let a square be read, and
+    a follower waiting for the board to clear must see each frame's own regions."""
+    return read.complete and all(r.kind == "glare" for r in read.regions)
