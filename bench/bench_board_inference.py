@@ -214,6 +214,7 @@ class Tally:
         self.examples: list[str] = []  # every legal move not decided right, and why
         self.flag_examples: list[str] = []
         self.flag_reasons: Counter[str] = Counter()
+        self.flagged: list[str] = []  # every legal move asked or flagged: to compare two runs
         self.kinds: Counter[str] = Counter()
         self.false_hands: list[str] = []  # frames without a hand on which the follower saw one
 
@@ -293,6 +294,7 @@ def run_episode(
                     board = _pushed(board, ep.move)  # entered at the console
                 what = step.reason if isinstance(step, Ask) else step.result.headline
                 tally.flag_reasons[type(step).__name__ + ": " + _shape(what)] += 1
+                tally.flagged.append(f"{ep.move}: {type(step).__name__}: {what[:110]}")
                 if len(tally.flag_examples) < 6:
                     tally.flag_examples.append(
                         f"flagged legal {ep.move}: {type(step).__name__}: {what[:110]}"
@@ -542,6 +544,7 @@ def main() -> int:
         "infer_changed_ms": _ms(tally.t_changed),
         "read_ms": _ms(tally.t_read),
         "reused_frames": reused,
+        "flagged_moves": tally.flagged,
         "legal_moves_median": statistics.median(tally.legal_counts) if tally.legal_counts else 0,
         "legal_moves_max": max(tally.legal_counts, default=0),
     }
