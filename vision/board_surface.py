@@ -54,7 +54,7 @@ IDENTIFIABLE = 0.1  # each class must fill this share of the window to separate 
 FILL_SIGMA = 1.0  # squares: where a window cannot tell a from b, take them from neighbours
 RIDGE = 0.02  # pull of a towards 1 and b towards 0, relative to a full window's evidence
 A_RANGE = (0.4, 1.5)  # local light factor: shadow at the low end, model error at the high end
-B_MIN = -0.02  # lamp light cannot be negative (linear units; plus 20 % of the modelled glare)
+B_MIN = -0.02  # added light cannot be negative: the modelled glare plus the local grey term (linear units)
 B_MAX, B_LAMP = 0.1, 1.0  # nor far more than the modelled glare: grey added light is a grey cloth
 PASSES = 3
 FOREIGN_SIGMAS = 5.0  # residual (in noise sigmas) beyond which a pixel is not board
@@ -466,8 +466,11 @@ def analyse(
         resid = _at_saturated(resid, saturated, SATURATED, model)
         sigma = _noise(resid, model, w > 0)
         resid_n = cmax(np.abs(resid) / sigma)
+        # The glare spots are a fit too: where one was fitted but no reflection is there (a
+        # faint bump fitted to the lighting's misfit), the local grey term takes its light
+        # away again, all of it if need be; only less than no added light at all is no light.
         implausible = ident & (
-            (a < A_RANGE[0]) | (a > A_RANGE[1]) | (b < B_MIN - 0.2 * lamp) | (b > B_MAX + B_LAMP * lamp)
+            (a < A_RANGE[0]) | (a > A_RANGE[1]) | (b + lamp < B_MIN) | (b > B_MAX + B_LAMP * lamp)
         )
         before = w
         w = w0 * (resid_n < KEEP_SIGMAS) * ~implausible
