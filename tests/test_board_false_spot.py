@@ -91,3 +91,12 @@ def test_tune_3743_squares_under_a_spot_fitted_where_none_is_read_empty() -> Non
     for sq in ("c5", "d5"):
         assert not shot.truth[sq] and shot.hidden[sq] == 0
         assert read.square(sq).state == "empty", sq
+
+
+def test_hands_in_a_spots_light_stay_unknown() -> None:
+    # The bound alone (the doubtful pixels bare, and in the local light's weights) read these
+    # empty: a hand wholly over the square, fitting as "board less the lamp's light" beside it.
+    for index, sq in ((993, "d2"), (3492, "i1")):
+        shot = scene("tune", index)
+        assert shot.hide[sq] >= 0.99
+        assert read_board(shot.image).square(sq).state == "unknown", (index, sq)
