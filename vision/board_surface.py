@@ -54,7 +54,8 @@ IDENTIFIABLE = 0.1  # each class must fill this share of the window to separate 
 FILL_SIGMA = 1.0  # squares: where a window cannot tell a from b, take them from neighbours
 RIDGE = 0.02  # pull of a towards 1 and b towards 0, relative to a full window's evidence
 A_RANGE = (0.4, 1.5)  # local light factor: shadow at the low end, model error at the high end
-B_MIN = -0.02  # lamp light cannot be negative (linear units; plus 20 % of the modelled glare)
+B_MIN = -0.02  # added light cannot be negative: the modelled glare plus the local grey term (linear units)
+B_DOUBT = 0.2  # ... and taking away more than this share of the modelled glare is a weak misfit
 B_MAX, B_LAMP = 0.1, 1.0  # nor far more than the modelled glare: grey added light is a grey cloth
 PASSES = 3
 FOREIGN_SIGMAS = 5.0  # residual (in noise sigmas) beyond which a pixel is not board
@@ -448,6 +449,7 @@ def analyse(
     b = np.zeros_like(w0)
     resid_n = np.zeros_like(w0)
     implausible = np.zeros(w0.shape, bool)
+    doubtful = np.zeros(w0.shape, bool)
     sigma = np.full(lin.shape, 4.0, np.float32)
     sums = _light_sums(rest, pred)  # the same every pass: only the weights change
     for _ in range(PASSES):
@@ -467,10 +469,16 @@ def analyse(
         sigma = _noise(resid, model, w > 0)
         resid_n = cmax(np.abs(resid) / sigma)
         implausible = ident & (
-            (a < A_RANGE[0]) | (a > A_RANGE[1]) | (b < B_MIN - 0.2 * lamp) | (b > B_MAX + B_LAMP * lamp)
+            (a < A_RANGE[0]) | (a > A_RANGE[1]) | (b + lamp < B_MIN) | (b > B_MAX + B_LAMP * lamp)
         )
+        # The glare spots are a fit too: where one was fitted but no reflection is there (a
+        # faint bump fitted to the lighting's misfit), the local grey term takes its light
+        # away again. Taking away more than a fifth of it is doubtful, a weak misfit (foreign
+        # when joined to a hand: a hand in a spot's skirt fits as "board less the lamp" too);
+        # only less than no added light at all is no light.
+        doubtful = ident & (b < B_MIN - B_DOUBT * lamp) & ~implausible
         before = w
-        w = w0 * (resid_n < KEEP_SIGMAS) * ~implausible
+        w = w0 * (resid_n < KEEP_SIGMAS) * ~(implausible | doubtful)
         if _settled(w, before):
             break
     # Under strong lamp light every colour washes out towards the lamp's: a hand there looks
@@ -484,7 +492,7 @@ def analyse(
     strong = ((resid_n > FOREIGN_SIGMAS) & ~shade | implausible) & judged
     # Hysteresis: a weaker misfit joined to a large foreign region is part of it (a hand's
     # fingers washed out by glare fit the board a little better than its palm).
-    weak = (resid_n > WEAK_SIGMAS) & ~shade & judged
+    weak = ((resid_n > WEAK_SIGMAS) & ~shade | doubtful) & judged
     foreign = _grow_from_blobs(strong, strong | weak, ppu)
     # A deep shadow is also what a dark grey sleeve looks like: not foreign (it must not join
     # a hand's palette), but not seen as bare board either.
