@@ -60,3 +60,18 @@ def test_a_faint_bump_left_in_a_freed_slot_is_not_taken(peak: float) -> None:
     lin, pred, view = _board_with_sleeves(peak)
     none = np.zeros((N, N), bool)
     assert lamp_light(lin, pred, ~view.line, none, view).kept == []
+
+
+def test_no_second_search_where_hands_fill_most_of_the_board() -> None:
+    # Two hands over most of the board (tune 3729): most of the board's excess is not
+    # lamp-coloured, and what three slots leave there is the hands' misfit, which a second
+    # search fits as a spot beside the reflection it already has. Not searched again.
+    lin, pred, view = _board_with_sleeves(0.15)
+    skin = np.array([0.75, 0.45, 0.30], np.float32)  # a warm tint, far from the lamp's grey
+    # Everywhere but the 3 × 3 squares around each cloth and around the reflection.
+    hands = np.ones((N, N), bool)
+    for u, v in ((0, 0), (3, 0), (0, 3), (5, 5)):
+        hands[v * PPU : (v + 3) * PPU, u * PPU : (u + 3) * PPU] = False
+    lin[hands] = skin
+    none = np.zeros((N, N), bool)
+    assert lamp_light(lin, pred, ~view.line, none, view).kept == []

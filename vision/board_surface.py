@@ -94,6 +94,7 @@ SPOT_SLACK = 0.02  # ... give or take this much (linear): a faint skirt is withi
 SPOT_WITNESS = SPOT_SLACK / (1 - SPOT_EXPLAINS)  # less light than this "is there" even if it is not
 SECOND_AMPLITUDE = 2 * MIN_AMPLITUDE  # a spot found by searching a dropped spot's slot again is this bright
 DROPPED_REACH = 2.0  # widths: ... and not within this of a dropped spot's centre
+SECOND_GREY = 0.5  # ... searched for only where this share of the usable board's excess is lamp-coloured
 
 
 def to_linear(top: np.ndarray) -> np.ndarray:
@@ -182,7 +183,11 @@ def lamp_light(
         return lamp
     # Every slot was taken and some spot then dropped (a hand's edge, a sleeve): a reflection
     # the search never came to may be left. It is searched for again on what the spots held
-    # leave, away from the dropped ones, and only a plain one is judged (SECOND_AMPLITUDE).
+    # leave, away from the dropped ones, and only a plain one is judged (SECOND_AMPLITUDE);
+    # not where hands fill most of the board (most of it not lamp-coloured, SECOND_GREY):
+    # what is left there is their misfit.
+    if np.count_nonzero(usable & grey) < SECOND_GREY * np.count_nonzero(usable):
+        return lamp
     rest = mean - spot_map(held, mean.shape)
     away = usable & grey & ~_near_spots(dropped, mean.shape)
     more = fit_spots(rest, away, view.ppu, elliptic, MAX_SPOTS - len(held))
