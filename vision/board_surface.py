@@ -173,7 +173,8 @@ def lamp_light(
 ) -> Lamp:
     """Glare spots fitted to the grey excess of ``lin`` over ``pred`` (see vision.board_glare),
     keeping only spots that light dark and light squares alike (`judge_spots`; ``pieces``:
-    the decoded pieces' footprint, which is no board for a spot to light)."""
+    the decoded pieces' footprint, which is no board for a spot to light). When all
+    MAX_SPOTS were fitted and some then dropped, the slots they freed are searched again."""
     mean, grey = _grey_excess(lin, pred)
     spots = fit_spots(mean, usable & grey, view.ppu, elliptic)
     lamp = _judged(spots, lin, pred, grey, usable, saturated, view, pieces)
