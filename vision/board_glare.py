@@ -80,8 +80,11 @@ def _bump(u: np.ndarray, v: np.ndarray, s: Spot) -> np.ndarray:
     return np.exp(-(along * along / (2 * long2) + across * across / (2 * short2)))
 
 
-def fit_spots(excess: np.ndarray, usable: np.ndarray, ppu: float, elliptic: bool = False) -> list[Spot]:
-    """Gaussian spots explaining ``excess`` (lamp light per pixel, linear) where ``usable``.
+def fit_spots(
+    excess: np.ndarray, usable: np.ndarray, ppu: float, elliptic: bool = False, most: int = MAX_SPOTS
+) -> list[Spot]:
+    """At most ``most`` Gaussian spots explaining ``excess`` (lamp light per pixel, linear)
+    where ``usable``.
 
     ``ppu`` is the view's pixels per square, which bounds the plausible spot widths;
     ``elliptic`` lets a spot be refined as an ellipse (see the module docstring).
@@ -103,8 +106,8 @@ def fit_spots(excess: np.ndarray, usable: np.ndarray, ppu: float, elliptic: bool
     # What is left of the excess, smoothed, and the companions' floor change only when a
     # spot is added: a peak given up just blocks its place (the same numbers, made once).
     rest = smoothed = floors = None
-    for _ in range(MAX_SPOTS + MAX_REJECTS):
-        if len(found) == MAX_SPOTS:
+    for _ in range(most + MAX_REJECTS):
+        if len(found) == most:
             break
         if rest is None or smoothed is None:
             rest = small - model

@@ -34,7 +34,7 @@ import numpy as np
 from vision.board_fast import channel_max, column_var, median, sorted_median, split_quantiles
 from vision.board_gaps import HUE_LAMP, spanned_gaps
 from vision.board_geometry import SIZE, BoardGeometry
-from vision.board_glare import Spot, fit_spots, spot_map
+from vision.board_glare import MAX_SPOTS, MIN_AMPLITUDE, Spot, fit_spots, spot_map
 from vision.board_hand_curves import beyond_curves
 from vision.board_hand_edges import beyond_outlines
 from vision.board_hand_field import unlike_hand
@@ -93,6 +93,9 @@ SPOT_EXPLAINS = 0.6  # under a spot, each class must show at least 1 − this of
 LONE_PIXELS, LONE_FILL, LONE_FIT = 40, 0.9, 0.1  # a spot over one colour: pixels, share, fit
 SPOT_SLACK = 0.02  # ... give or take this much (linear): a faint skirt is within the model's error
 SPOT_WITNESS = SPOT_SLACK / (1 - SPOT_EXPLAINS)  # less light than this "is there" even if it is not
+SECOND_AMPLITUDE = 2 * MIN_AMPLITUDE  # a spot found by searching a dropped spot's slot again is this bright
+DROPPED_REACH = 2.0  # widths: ... and not within this of a dropped spot's centre
+SECOND_GREY = 0.5  # ... searched for only where this share of the usable board's excess is lamp-coloured
 
 
 def to_linear(top: np.ndarray) -> np.ndarray:
@@ -171,11 +174,40 @@ def lamp_light(
 ) -> Lamp:
     """Glare spots fitted to the grey excess of ``lin`` over ``pred`` (see vision.board_glare),
     keeping only spots that light dark and light squares alike (`judge_spots`; ``pieces``:
-    the decoded pieces' footprint, which is no board for a spot to light)."""
+    the decoded pieces' footprint, which is no board for a spot to light). When all
+    MAX_SPOTS were fitted and some then dropped, the slots they freed are searched again."""
     mean, grey = _grey_excess(lin, pred)
-    return _judged(
-        fit_spots(mean, usable & grey, view.ppu, elliptic), lin, pred, grey, usable, saturated, view, pieces
-    )
+    spots = fit_spots(mean, usable & grey, view.ppu, elliptic)
+    lamp = _judged(spots, lin, pred, grey, usable, saturated, view, pieces)
+    held = lamp.kept + lamp.doubtful
+    dropped = [s for s in spots if s not in held]
+    if len(spots) < MAX_SPOTS or not dropped:
+        return lamp
+    # Every slot was taken and some spot then dropped (a hand's edge, a sleeve): a reflection
+    # the search never came to may be left. It is searched for again on what the spots held
+    # leave, away from the dropped ones, and only a plain one is judged (SECOND_AMPLITUDE);
+    # not where hands fill most of the board (most of it not lamp-coloured, SECOND_GREY):
+    # what is left there is their misfit.
+    if np.count_nonzero(usable & grey) < SECOND_GREY * np.count_nonzero(usable):
+        return lamp
+    rest = mean - spot_map(held, mean.shape)
+    away = usable & grey & ~_near_spots(dropped, mean.shape)
+    more = fit_spots(rest, away, view.ppu, elliptic, MAX_SPOTS - len(held))
+    more = [s for s in more if s.amplitude >= SECOND_AMPLITUDE]
+    if not more:
+        return lamp
+    again = _judged(more, lin, pred, grey, usable, saturated, view, pieces)
+    return Lamp(lamp.kept + again.kept, lamp.doubtful + again.doubtful)
+
+
+def _near_spots(spots: list[Spot], shape: tuple[int, int]) -> np.ndarray:
+    """The pixels within DROPPED_REACH of its long widths of a spot's centre (a view of ``shape``)."""
+    out = np.zeros(shape, np.uint8)
+    for s in spots:
+        cv2.circle(
+            out, (round(s.u), round(s.v)), max(1, round(DROPPED_REACH * s.width * s.aspect**0.5)), 1, -1
+        )
+    return out > 0
 
 
 def _grey_excess(lin: np.ndarray, pred: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
