@@ -201,7 +201,7 @@ def lamp_light(
 
 
 def _near_spots(spots: list[Spot], shape: tuple[int, int]) -> np.ndarray:
-    """The pixels within DROPPED_REACH of its long widths of a spot's centre (a view of ``shape``)."""
+    """The pixels of a view of ``shape`` within DROPPED_REACH long widths of a spot's centre."""
     out = np.zeros(shape, np.uint8)
     for s in spots:
         cv2.circle(
