@@ -49,7 +49,7 @@ MIN_DECODE_CONFIDENCE = 0.6
 UNREAD_PIECE = "something of a piece's size lies here, and its marker cannot be read"
 UNREAD_MARKER = "a marker-sized square shape lies here, and it cannot be read"
 # A 5 × 5 px mean of the grey difference from the last read frame this large (levels) is a
-# change in the scene. Fresh sensor noise of σ 8 and JPEG leave about 12 at most over a board;
+# change in the scene. Fresh sensor noise of σ 6 and JPEG left 11–12 at most over a board;
 # a piece's marker, a finger or a shadow's edge change hundreds of pixels by 50 and more.
 SAME_SCENE_LEVELS = 24
 
@@ -394,7 +394,7 @@ class BoardTracker:
     still_px: float = STILL_PX
     fit: HomographyFit | None = None
     reuse: bool = True
-    reused: int = 0
+    reused: int = field(default=0, init=False)  # frames given the last read again
     # The last still frame read in full: its board region, that region's grey pixels, its read.
     _last: tuple[tuple[int, int, int, int], np.ndarray, BoardRead] | None = field(
         default=None, init=False, repr=False
