@@ -439,7 +439,8 @@ class BoardTracker:
             return self._cold(bgr, gray, moved=True)
         roi = board_roi(fit, gray.shape, -0.2, SIZE + 0.2)
         seen = tuple(sorted({sq for m in corners if (sq := corner_square(m.id)) is not None}))
-        crop = _crop(gray, roi)
+        x, y, w, h = roi  # within the frame (`board_roi` clips it)
+        crop = gray[y : y + h, x : x + w]
         last = self._last if camera == "still" and self.reuse else None
         if last is not None and last[0] == roi and _same_scene(crop, last[1]):
             self.reused += 1
@@ -459,11 +460,6 @@ class BoardTracker:
             self.fit = None
             raise
         return read
-
-
-def _crop(gray: np.ndarray, roi: tuple[int, int, int, int]) -> np.ndarray:
-    x, y, w, h = roi
-    return gray[max(0, y) : max(0, y + h), max(0, x) : max(0, x + w)]
 
 
 def _same_scene(now: np.ndarray, before: np.ndarray) -> bool:

@@ -37,6 +37,8 @@ guard their own outline pixels too; every other pixel is judged as before.
 
 from __future__ import annotations
 
+from functools import cache
+
 import cv2
 import numpy as np
 
@@ -163,14 +165,12 @@ def board_rim(
     cls = classes[cy, cx]
     classes_in = [(cls == c, _Sums(both, (bare & (classes == c))[crop])) for c in np.unique(cls)]
     keys, ppu = _hand_colours(levels, inside), foreign.shape[0] // SIZE
+
     # A thin part's outline is also guarded by the thin parts' own colours (a finger of the
     # board's colour); every other pixel is judged as before. Found once, when first asked.
-    thin_keys: list[np.ndarray] = []
-
+    @cache
     def thin_colours() -> np.ndarray:
-        if not thin_keys:
-            thin_keys.append(_hand_colours(levels, thin))
-        return thin_keys[0]
+        return _hand_colours(levels, thin)
 
     def unmixed(radius: int, half: float) -> tuple[np.ndarray, np.ndarray]:
         board, board_w = np.zeros((len(cy), 6)), np.zeros(len(cy))
