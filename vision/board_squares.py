@@ -312,14 +312,21 @@ def _why(surface: Surface, light: BoardLight, cu: int, cv: int) -> str:
     """The main reason a square cannot be called empty, for people reading the JSON."""
     h = PPU // 2
     sl = (slice(max(0, cv - h), cv + h), slice(max(0, cu - h), cu + h))
-    if surface.outside[sl].mean() > 0.02:
+    if _share(surface.outside[sl]) > 0.02:
         return "outside the picture"
     if not light.known[sl].any():
         return "no colour reference for this square (calibrate the board)"
-    foreign, hidden = float(surface.foreign[sl].mean()), float(surface.hidden[sl].mean())
+    foreign, hidden = _share(surface.foreign[sl]), _share(surface.hidden[sl])
     if foreign >= hidden:
         return "covered: not bare board, and no readable marker"
     return "beside a hand of the board's colour: it may reach over this square"
+
+
+def _share(mask: np.ndarray) -> float:
+    """``float(mask.mean())`` for a boolean array, the same number: numpy sums the bools in
+    float64 (exact, an integer) and divides by the count, as here; ``count_nonzero`` skips
+    the mean's Python overhead (some 8 µs, three times for each square left unknown)."""
+    return np.count_nonzero(mask) / mask.size
 
 
 def measure_class_offsets(
