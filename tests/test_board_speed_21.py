@@ -44,3 +44,57 @@ def test_share_is_the_mean_of_a_mask(h, w, p, seed):
     mask = np.random.default_rng(seed).random((h, w)) < p
     assert _share(mask) == float(mask.mean())
     assert _share(mask[::2, 1:]) == float(mask[::2, 1:].mean()) if mask[::2, 1:].size else True
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    h=st.integers(13, 60), w=st.integers(13, 60), p=st.floats(0, 1), k=st.integers(0, 15), seed=st.integers(0, 2**32 - 1)
+)
+def test_ring_kernel_dilation_is_the_shifted_union(h, w, p, k, seed):
+    import cv2
+
+    from vision.board_hands import _ring, _ring_kernel
+
+    # `shadow_direction` looks in a box at least RING[1] + 1 px round a hand pixel.
+    hands = np.random.default_rng(seed).random((h, w)) < p
+    u, kernel = _ring_kernel(k)
+    got = cv2.dilate(hands.astype(np.uint8), kernel).view(bool)
+    assert np.array_equal(got, _ring(hands, u))
+
+
+def _reach_across_lines_plain(hand, ppu, line_px):
+    """`reach_across_lines` as it was: every strip worked out afresh."""
+    from vision.board_hands import _carried_on, _neighbour_strip, _to_square
+
+    size = hand.shape[0] // ppu
+    out = np.zeros_like(hand)
+    lo, inside = line_px, ppu - 2 * line_px
+    along = np.arange(inside, dtype=np.float64)
+    for row in range(size):
+        for col in range(size):
+            for dr, dc in ((0, -1), (0, 1), (-1, 0), (1, 0)):
+                nr, nc = row + dr, col + dc
+                if not (0 <= nr < size and 0 <= nc < size):
+                    continue
+                strip = _neighbour_strip(hand, nr * ppu + lo, nc * ppu + lo, inside, (dr, dc))
+                if not strip[:1].any():  # no chord at the line (`touches`, NEAR = 1)
+                    continue
+                allowed = _carried_on(strip, along + 2 * line_px + 1, along)
+                out[row * ppu + lo : row * ppu + lo + inside, col * ppu + lo : col * ppu + lo + inside] |= (
+                    _to_square(allowed, (dr, dc))
+                )
+    return out
+
+
+def test_reach_across_lines_with_repeated_strips_is_unchanged():
+    from vision.board_hands import reach_across_lines
+
+    rng = np.random.default_rng(21)
+    ppu, line_px = 24, 2
+    for _ in range(20):
+        hand = np.zeros((9 * ppu, 9 * ppu), bool)
+        for _ in range(3):  # a few rectangles: whole sides (the same strip) and ragged ones
+            y, x = rng.integers(0, 9 * ppu, 2)
+            hand[y : y + rng.integers(10, 90), x : x + rng.integers(10, 90)] = True
+        hand &= rng.random(hand.shape) < 0.97
+        assert np.array_equal(reach_across_lines(hand, ppu, line_px), _reach_across_lines_plain(hand, ppu, line_px))
