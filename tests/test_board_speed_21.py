@@ -48,7 +48,11 @@ def test_share_is_the_mean_of_a_mask(h, w, p, seed):
 
 @settings(max_examples=100, deadline=None)
 @given(
-    h=st.integers(13, 60), w=st.integers(13, 60), p=st.floats(0, 1), k=st.integers(0, 15), seed=st.integers(0, 2**32 - 1)
+    h=st.integers(13, 60),
+    w=st.integers(13, 60),
+    p=st.floats(0, 1),
+    k=st.integers(0, 15),
+    seed=st.integers(0, 2**32 - 1),
 )
 def test_ring_kernel_dilation_is_the_shifted_union(h, w, p, k, seed):
     import cv2
@@ -97,4 +101,47 @@ def test_reach_across_lines_with_repeated_strips_is_unchanged():
             y, x = rng.integers(0, 9 * ppu, 2)
             hand[y : y + rng.integers(10, 90), x : x + rng.integers(10, 90)] = True
         hand &= rng.random(hand.shape) < 0.97
-        assert np.array_equal(reach_across_lines(hand, ppu, line_px), _reach_across_lines_plain(hand, ppu, line_px))
+        assert np.array_equal(
+            reach_across_lines(hand, ppu, line_px), _reach_across_lines_plain(hand, ppu, line_px)
+        )
+
+
+def _hand_masks(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """A ragged hand (discs), the board seen round it with holes, the rest hidden."""
+    import cv2
+
+    rng = np.random.default_rng(seed)
+    foreign = np.zeros((216, 216), np.uint8)
+    for _ in range(rng.integers(1, 5)):
+        cv2.circle(foreign, tuple(int(v) for v in rng.integers(0, 216, 2)), int(rng.integers(8, 50)), 1, -1)
+    foreign = foreign > 0
+    foreign &= rng.random(foreign.shape) < 0.98
+    hidden = ~foreign & (cv2.dilate(foreign.astype(np.uint8), np.ones((9, 9), np.uint8)) > 0)
+    hidden &= rng.random(foreign.shape) < 0.7
+    seen = ~foreign & ~hidden
+    return foreign, seen, hidden, hidden | foreign
+
+
+def test_outline_pieces_found_once_serve_both_rules():
+    from vision.board_hand_curves import MIN_PIECE as CURVE_PIECE
+    from vision.board_hand_curves import beyond_curves
+    from vision.board_hand_edges import MIN_PIECE as EDGE_PIECE
+    from vision.board_hand_edges import at_least, beyond_outlines, outline_pieces
+
+    for seed in range(40):
+        foreign, seen, hidden, unseen = _hand_masks(seed)
+        found = outline_pieces(foreign, seen, unseen, min(EDGE_PIECE, CURVE_PIECE))
+        for least in (EDGE_PIECE, CURVE_PIECE):
+            want = outline_pieces(foreign, seen, unseen, least)
+            got = at_least(found, least)
+            assert len(got) == len(want)
+            for (p, o), (pw, ow) in zip(got, want, strict=True):
+                assert np.array_equal(p, pw) and np.array_equal(o, ow)
+        assert np.array_equal(
+            beyond_outlines(foreign, seen, hidden, unseen, 24, found),
+            beyond_outlines(foreign, seen, hidden, unseen, 24),
+        )
+        assert np.array_equal(
+            beyond_curves(foreign, seen, hidden, unseen, 24, found),
+            beyond_curves(foreign, seen, hidden, unseen, 24),
+        )

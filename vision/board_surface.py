@@ -35,8 +35,10 @@ from vision.board_fast import channel_max, column_var, median, sorted_median, sp
 from vision.board_gaps import HUE_LAMP, spanned_gaps
 from vision.board_geometry import SIZE, BoardGeometry
 from vision.board_glare import MAX_SPOTS, MIN_AMPLITUDE, Spot, fit_spots, spot_map
+from vision.board_hand_curves import MIN_PIECE as CURVE_PIECE
 from vision.board_hand_curves import beyond_curves
-from vision.board_hand_edges import beyond_outlines
+from vision.board_hand_edges import MIN_PIECE as EDGE_PIECE
+from vision.board_hand_edges import beyond_outlines, outline_pieces
 from vision.board_hand_field import unlike_hand
 from vision.board_hand_step import step_bounded
 from vision.board_hands import dimmed_hand_parts, reach_across_lines, square_insides
@@ -558,10 +560,22 @@ def analyse(
     hidden = held | (shade & deep)
     # Where a hand's straight outline is seen on both sides of a square of its colour, it
     # goes on straight between: the hidden pixels beyond it are board (vision.board_hand_edges).
-    hidden &= ~beyond_outlines(foreign, judged & ~hidden & ~foreign, hidden, judged & (hidden | foreign), ppu)
+    # Both rules look at the outline's stretches: found once while the straight rule frees
+    # nothing (it frees hidden pixels only, so the curved rule is asked about the same ones).
+    seen_px, unseen_px = judged & ~hidden & ~foreign, judged & (hidden | foreign)
+    outline = outline_pieces(foreign, seen_px, unseen_px, min(EDGE_PIECE, CURVE_PIECE))
+    straight = beyond_outlines(foreign, seen_px, hidden, unseen_px, ppu, outline)
+    hidden &= ~straight
     # ... and where its curved outline (a palm, a thumb, a finger) is seen on both sides of
     # one, it goes on smoothly between (vision.board_hand_curves).
-    hidden &= ~beyond_curves(foreign, judged & ~hidden & ~foreign, hidden, judged & (hidden | foreign), ppu)
+    hidden &= ~beyond_curves(
+        foreign,
+        judged & ~hidden & ~foreign,
+        hidden,
+        judged & (hidden | foreign),
+        ppu,
+        None if straight.any() else outline,
+    )
     # A shadow keeps the board's hue: a "shadow" beside a hand that does not may be the hand
     # (a thumb tip a shade darker than a light square; vision.board_shade_hue).
     off_hue = off_hue_shade(
