@@ -145,3 +145,26 @@ def test_outline_pieces_found_once_serve_both_rules():
             beyond_curves(foreign, seen, hidden, unseen, 24, found),
             beyond_curves(foreign, seen, hidden, unseen, 24),
         )
+
+
+def test_hands_core_on_a_blob_is_the_blob_eroded_alone():
+    import cv2
+
+    from vision.board_surface import PALETTE_ERODE, REACH, Hands
+
+    erode = np.ones((2 * PALETTE_ERODE + 1,) * 2, np.uint8)
+    reach = round(REACH * 24) + 2
+    for seed in range(30):
+        foreign, *_ = _hand_masks(seed)
+        dimmed = np.random.default_rng(seed).random(foreign.shape) < 0.1
+        hands = Hands.of(foreign, dimmed, 24)
+        h, w = foreign.shape
+        for k in hands.big:
+            x, y, bw, bh = (int(v) for v in hands.stats[k, :4])
+            box = (
+                slice(max(0, y - reach), min(h, y + bh + reach)),
+                slice(max(0, x - reach), min(w, x + bw + reach)),
+            )
+            blob = hands.labels[box] == k
+            alone = (cv2.erode(blob.astype(np.uint8), erode) > 0) & ~dimmed[box]
+            assert np.array_equal(hands.core[box] & blob, alone)

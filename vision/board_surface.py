@@ -834,16 +834,18 @@ def _under_hands(
     dist, nearest = cv2.distanceTransformWithLabels(
         (~blobs).astype(np.uint8), cv2.DIST_L2, 3, labelType=cv2.DIST_LABEL_CCOMP
     )
-    erode = np.ones((2 * PALETTE_ERODE + 1,) * 2, np.uint8)
     same = np.zeros(foreign.shape, bool)
     h, w = foreign.shape
-    reach = round(REACH * ppu) + 2
+    reach = round(REACH * ppu) + 2  # more than PALETTE_ERODE
     for k in big:
         # Work inside the blob's box, widened by how far its palette may reach.
         x, y, bw, bh = (int(v) for v in stats[k, :4])
         y0, y1, x0, x1 = max(0, y - reach), min(h, y + bh + reach), max(0, x - reach), min(w, x + bw + reach)
         blob = labels[y0:y1, x0:x1] == k
-        core = (cv2.erode(blob.astype(np.uint8), erode) > 0) & ~dimmed[y0:y1, x0:x1]
+        # Its core: `Hands.core` (the hands eroded together) on the blob is the blob eroded
+        # alone, as the box holds every pixel its erosion reads: a pixel whose PALETTE_ERODE
+        # neighbourhood is all hand is all of one hand (a square of pixels is connected).
+        core = hands.core[y0:y1, x0:x1] & blob
         if sticker is not None:
             # A piece's white paper and black ink under the fingers are not the hand's colours.
             core &= ~sticker[y0:y1, x0:x1]
