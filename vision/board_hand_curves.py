@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from vision.board_fast import share
 from vision.board_hand_edges import OutlinePiece, at_least, outline_pieces, view_box
 
 MIN_PIECE = 6  # px: a seen stretch shorter than this gives no direction to trust
@@ -172,7 +173,7 @@ def _bridge(
     if (foreign[box] & across & (s > BULGE) & (s <= depth)).any():
         return  # something shows beyond the curve: the hand may bulge out there
     inner = seen[box][across & (s <= -INNER[0]) & (s >= -INNER[1])]
-    if inner.size and inner.mean() > 1 - INNER_SHARE:
+    if inner.size and share(inner) > 1 - INNER_SHARE:
         return  # the hand's side of the curve is seen board: two hands, or no hand
     out[box] |= beyond & hidden[box]
 

@@ -28,6 +28,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision.board_fast import share
+
 MIN_PIECE = 5  # px: a seen stretch of outline shorter than this gives no direction to trust
 STRAIGHT = 1.2  # px: rms distance of a stretch's pixels from its line (a stretch is straight)
 BENT = 3.0  # px: ... and the largest
@@ -253,7 +255,7 @@ def _fill(
     if (foreign[box] & beyond & (s > BULGE)).any():
         return  # something shows beyond the line: the hand may bulge out there
     inner = seen[box][span & (s <= -INNER[0]) & (s >= -INNER[1])]
-    if inner.size and inner.mean() > 1 - INNER_SHARE:
+    if inner.size and share(inner) > 1 - INNER_SHARE:
         return  # the hand's side of the line is seen board: two hands, or no hand
     out[box] |= beyond & hidden[box]
 

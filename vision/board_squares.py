@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.board_fast import pyr_down_around
+from vision.board_fast import pyr_down_around, share
 from vision.board_geometry import ALL_SQUARES, SIZE, BoardGeometry, square_index
 from vision.board_lighting import Lighting, design, fit_lighting, square_means
 from vision.board_rim import board_rim
@@ -312,21 +312,14 @@ def _why(surface: Surface, light: BoardLight, cu: int, cv: int) -> str:
     """The main reason a square cannot be called empty, for people reading the JSON."""
     h = PPU // 2
     sl = (slice(max(0, cv - h), cv + h), slice(max(0, cu - h), cu + h))
-    if _share(surface.outside[sl]) > 0.02:
+    if share(surface.outside[sl]) > 0.02:
         return "outside the picture"
     if not light.known[sl].any():
         return "no colour reference for this square (calibrate the board)"
-    foreign, hidden = _share(surface.foreign[sl]), _share(surface.hidden[sl])
+    foreign, hidden = share(surface.foreign[sl]), share(surface.hidden[sl])
     if foreign >= hidden:
         return "covered: not bare board, and no readable marker"
     return "beside a hand of the board's colour: it may reach over this square"
-
-
-def _share(mask: np.ndarray) -> float:
-    """``float(mask.mean())`` for a boolean array, the same number: numpy sums the bools in
-    float64 (exact, an integer) and divides by the count, as here; ``count_nonzero`` skips
-    the mean's Python overhead (some 8 µs, three times for each square left unknown)."""
-    return np.count_nonzero(mask) / mask.size
 
 
 def measure_class_offsets(
