@@ -168,3 +168,26 @@ def test_hands_core_on_a_blob_is_the_blob_eroded_alone():
             blob = hands.labels[box] == k
             alone = (cv2.erode(blob.astype(np.uint8), erode) > 0) & ~dimmed[box]
             assert np.array_equal(hands.core[box] & blob, alone)
+
+
+def test_the_views_mean_made_once_serves_both_hue_rules():
+    from vision.board_gaps import mean3, spanned_gaps
+    from vision.board_near_colour import near_hand_colour
+
+    rng = np.random.default_rng(7)
+    for seed in range(10):
+        foreign, _, hidden, _ = _hand_masks(seed)
+        levels = (rng.random((216, 216, 3)) * 200 + 30).astype(np.float32)
+        levels[foreign] *= np.array([0.7, 0.9, 1.3], np.float32)  # a hand of its own hue
+        smooth = mean3(levels)
+        core = foreign & (rng.random(foreign.shape) < 0.8)
+        assert np.array_equal(
+            near_hand_colour(levels, core, hidden, 24, smooth), near_hand_colour(levels, core, hidden, 24)
+        )
+        lit = rng.random(foreign.shape) < 0.05
+        shade = rng.random(foreign.shape) < 0.1
+        parts = np.zeros_like(foreign)
+        assert np.array_equal(
+            spanned_gaps(hidden, foreign, levels, lit, shade, parts, smooth),
+            spanned_gaps(hidden, foreign, levels, lit, shade, parts),
+        )

@@ -32,7 +32,7 @@ import cv2
 import numpy as np
 
 from vision.board_fast import channel_max, column_var, median, sorted_median, split_quantiles
-from vision.board_gaps import HUE_LAMP, spanned_gaps
+from vision.board_gaps import HUE_LAMP, mean3, spanned_gaps
 from vision.board_geometry import SIZE, BoardGeometry
 from vision.board_glare import MAX_SPOTS, MIN_AMPLITUDE, Spot, fit_spots, spot_map
 from vision.board_hand_curves import MIN_PIECE as CURVE_PIECE
@@ -871,7 +871,9 @@ def _under_hands(
     if lit is not None:
         untold = untold | lit
     judged_bright = (same | closed) & ~untold
-    unlike = judged_bright & ~near_hand_colour(levels, core, judged_bright, ppu)
+    # The view's 3 × 3 mean, whose hues both the brightness bound and the gaps' hue rule read.
+    smooth = mean3(levels) if judged_bright.any() or closed.any() else None
+    unlike = judged_bright & ~near_hand_colour(levels, core, judged_bright, ppu, smooth)
     same &= ~unlike
     same |= washed
     # A hand part of a dimmed board colour (a thumb a shade darker than the light squares)
@@ -900,7 +902,7 @@ def _under_hands(
         closed &= ~verified | (cv2.dilate(foreign.astype(np.uint8), margin) > 0)
     if lit is not None:
         # A hollow whose board shows a hue no hand has is not under a hand (vision.board_gaps).
-        closed = spanned_gaps(closed, blobs, levels, lit, dimmed, parts) & ~unlike
+        closed = spanned_gaps(closed, blobs, levels, lit, dimmed, parts, smooth) & ~unlike
     same &= ~closed
     same &= bound
     if parts_out is not None:
