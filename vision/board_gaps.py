@@ -54,6 +54,13 @@ def hue_bins(levels: np.ndarray) -> np.ndarray:
     return iu * HUE_BINS + iv
 
 
+def mean3(levels: np.ndarray) -> np.ndarray:
+    """The view's 3 × 3 mean colour (float32), whose hue a pixel is judged by: one noisy pixel
+    does not decide. Made once a frame for `spanned_gaps` and
+    `vision.board_near_colour.near_hand_colour`, which ask it of the same view."""
+    return cv2.blur(levels.astype(np.float32), (3, 3))
+
+
 def hands_hues(levels: np.ndarray, hands: np.ndarray, shade: np.ndarray, parts: np.ndarray) -> np.ndarray:
     """The hue bins any hand shows in its core, widened by HUE_MARGIN: (HUE_BINS²,) bools.
     The core leaves out ``shade`` (pixels that look like dimmed board: a hand's shadow
@@ -80,15 +87,18 @@ def spanned_gaps(
     lit: np.ndarray,
     shade: np.ndarray,
     parts: np.ndarray,
+    smooth: np.ndarray | None = None,
 ) -> np.ndarray:
     """The pixels of ``closed`` (gaps between or inside the ``hands``' foreign regions) that
     a hand could cover unseen: all but those whose hue no hand shows (see the module doc).
-    ``levels``: the top view, 0–255 BGR; ``lit``: pixels under a lamp's reflection."""
+    ``levels``: the top view, 0–255 BGR; ``lit``: pixels under a lamp's reflection;
+    ``smooth``: `mean3` of ``levels``, if made."""
     if not closed.any():
         return closed
     palette = hands_hues(levels, hands, shade, parts)
     # The gap's own hue from a 3 × 3 mean: one noisy pixel does not decide.
-    smooth = cv2.blur(levels.astype(np.float32), (3, 3))
+    if smooth is None:
+        smooth = mean3(levels)
     ys, xs = np.nonzero(closed)
     c = smooth[ys, xs]
     foreign_hue = ~palette[hue_bins(c)] & (channel_min(c) >= HUE_DARKEST) & ~lit[ys, xs]
@@ -97,4 +107,4 @@ def spanned_gaps(
     return out
 
 
-__all__ = ["HUE_LAMP", "hands_hues", "hue_bins", "spanned_gaps"]
+__all__ = ["HUE_LAMP", "hands_hues", "hue_bins", "mean3", "spanned_gaps"]

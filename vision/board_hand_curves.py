@@ -26,7 +26,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.board_hand_edges import OutlinePiece, outline_pieces, view_box
+from vision.board_fast import share
+from vision.board_hand_edges import OutlinePiece, at_least, outline_pieces, view_box
 
 MIN_PIECE = 6  # px: a seen stretch shorter than this gives no direction to trust
 MIN_END = 8.0  # px: each end spans at least this along the chord (else its direction is noise)
@@ -49,16 +50,22 @@ Piece = OutlinePiece  # pixels (x, y as float) and outward vector per pixel
 
 
 def beyond_curves(
-    foreign: np.ndarray, seen: np.ndarray, hidden: np.ndarray, unseen: np.ndarray, ppu: int
+    foreign: np.ndarray,
+    seen: np.ndarray,
+    hidden: np.ndarray,
+    unseen: np.ndarray,
+    ppu: int,
+    found: list[Piece] | None = None,
 ) -> np.ndarray:
     """The ``hidden`` pixels beyond a hand's curved outline carried smoothly across a gap
     between two seen stretches of it (see the module docstring): board, not hand.
 
     Arguments as `vision.board_hand_edges.beyond_outlines`: ``seen`` pixels seen as bare
     board; ``unseen`` judged pixels that are not (foreign or hidden), grid lines in neither;
-    ``foreign`` pixels unlike the board (a hand, a piece)."""
+    ``foreign`` pixels unlike the board (a hand, a piece). ``found``: `outline_pieces` of
+    ``foreign``, ``seen`` and ``unseen`` (any least area up to MIN_PIECE), if already made."""
     out = np.zeros(hidden.shape, bool)
-    pieces = _pieces(foreign, seen, unseen)
+    pieces = _pieces(foreign, seen, unseen, found)
     if len(pieces) < 2:
         return out
     lo = np.array([p[0].min(axis=0) for p in pieces])
@@ -72,11 +79,15 @@ def beyond_curves(
     return out
 
 
-def _pieces(foreign: np.ndarray, seen: np.ndarray, unseen: np.ndarray) -> list[Piece]:
+def _pieces(
+    foreign: np.ndarray, seen: np.ndarray, unseen: np.ndarray, found: list[Piece] | None = None
+) -> list[Piece]:
     """The connected stretches of a hand's outline against seen board long enough to give an end."""
+    if found is None:
+        found = outline_pieces(foreign, seen, unseen, MIN_PIECE)
     return [
         (pts, outward)
-        for pts, outward in outline_pieces(foreign, seen, unseen, MIN_PIECE)
+        for pts, outward in at_least(found, MIN_PIECE)
         # too short for an end to span MIN_END along any chord
         if np.hypot(*np.ptp(pts, axis=0)) >= MIN_END
     ]
@@ -162,7 +173,7 @@ def _bridge(
     if (foreign[box] & across & (s > BULGE) & (s <= depth)).any():
         return  # something shows beyond the curve: the hand may bulge out there
     inner = seen[box][across & (s <= -INNER[0]) & (s >= -INNER[1])]
-    if inner.size and inner.mean() > 1 - INNER_SHARE:
+    if inner.size and share(inner) > 1 - INNER_SHARE:
         return  # the hand's side of the curve is seen board: two hands, or no hand
     out[box] |= beyond & hidden[box]
 

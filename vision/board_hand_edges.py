@@ -28,6 +28,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision.board_fast import share
+
 MIN_PIECE = 5  # px: a seen stretch of outline shorter than this gives no direction to trust
 STRAIGHT = 1.2  # px: rms distance of a stretch's pixels from its line (a stretch is straight)
 BENT = 3.0  # px: ... and the largest
@@ -110,6 +112,12 @@ def outline_pieces(
     return pieces
 
 
+def at_least(pieces: list[OutlinePiece], min_area: int) -> list[OutlinePiece]:
+    """The ``pieces`` of at least ``min_area`` pixels: `outline_pieces` with that least area,
+    from its result with a smaller one (the same pieces in the same order)."""
+    return [p for p in pieces if len(p[0]) >= min_area]
+
+
 def view_box(
     corners: np.ndarray, shape: tuple[int, ...], origin: np.ndarray
 ) -> tuple[tuple[slice, slice], np.ndarray, np.ndarray] | None:
@@ -125,12 +133,17 @@ def view_box(
     return (slice(y0, y1), slice(x0, x1)), gx, gy
 
 
-def outline_stretches(foreign: np.ndarray, seen: np.ndarray, unseen: np.ndarray) -> list[Stretch]:
+def outline_stretches(
+    foreign: np.ndarray, seen: np.ndarray, unseen: np.ndarray, pieces: list[OutlinePiece] | None = None
+) -> list[Stretch]:
     """The straight stretches of a hand's outline against seen board: per stretch, a point on
     it, its direction and its outward normal (unit vectors, top-view x, y), and the extent of
-    its pixels along the direction (lowest, highest), measured from the point, and its pixels."""
+    its pixels along the direction (lowest, highest), measured from the point, and its pixels.
+    ``pieces``: `outline_pieces` of the same arguments, if made (with any smaller least area)."""
+    if pieces is None:
+        pieces = outline_pieces(foreign, seen, unseen, MIN_PIECE)
     stretches: list[Stretch] = []
-    for pts, outward_px in outline_pieces(foreign, seen, unseen, MIN_PIECE):
+    for pts, outward_px in at_least(pieces, MIN_PIECE):
         centre = pts.mean(axis=0)
         d = pts - centre
         _, v = np.linalg.eigh(d.T @ d)
@@ -152,15 +165,21 @@ def outline_stretches(foreign: np.ndarray, seen: np.ndarray, unseen: np.ndarray)
 
 
 def beyond_outlines(
-    foreign: np.ndarray, seen: np.ndarray, hidden: np.ndarray, unseen: np.ndarray, ppu: int
+    foreign: np.ndarray,
+    seen: np.ndarray,
+    hidden: np.ndarray,
+    unseen: np.ndarray,
+    ppu: int,
+    pieces: list[OutlinePiece] | None = None,
 ) -> np.ndarray:
     """The ``hidden`` pixels beyond a hand's outline carried straight across a gap between two
     seen stretches of it (see the module docstring): board, not hand.
 
     ``seen``: pixels seen as bare board; ``unseen``: judged pixels that are not (foreign or
-    hidden), grid lines in neither; ``foreign``: pixels unlike the board (a hand, a piece)."""
+    hidden), grid lines in neither; ``foreign``: pixels unlike the board (a hand, a piece).
+    ``pieces``: `outline_pieces` of ``foreign``, ``seen`` and ``unseen``, if already made."""
     out = np.zeros(hidden.shape, bool)
-    stretches = outline_stretches(foreign, seen, unseen)
+    stretches = outline_stretches(foreign, seen, unseen, pieces)
     if len(stretches) < 2:
         return out
     for i, j in _gaps(stretches, ppu):
@@ -236,7 +255,7 @@ def _fill(
     if (foreign[box] & beyond & (s > BULGE)).any():
         return  # something shows beyond the line: the hand may bulge out there
     inner = seen[box][span & (s <= -INNER[0]) & (s >= -INNER[1])]
-    if inner.size and inner.mean() > 1 - INNER_SHARE:
+    if inner.size and share(inner) > 1 - INNER_SHARE:
         return  # the hand's side of the line is seen board: two hands, or no hand
     out[box] |= beyond & hidden[box]
 

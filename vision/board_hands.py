@@ -90,6 +90,9 @@ def reach_across_lines(
         (-1, 0): np.asarray(inner[:, -NEAR:].any(axis=(1, 3))),  # bottom side
         (1, 0): np.asarray(inner[:, :NEAR].any(axis=(1, 3))),
     }
+    # A strip's band depends on the strip alone: the same strip (a side the hand fills, most
+    # often) is worked out once a call.
+    bands: dict[bytes, np.ndarray] = {}
     for row in range(size):
         for col in range(size):
             if squares is not None and not squares[row, col]:
@@ -100,7 +103,10 @@ def reach_across_lines(
                 if not (0 <= nr < size and 0 <= nc < size) or not touches[(dr, dc)][nr, nc]:
                     continue
                 strip = _neighbour_strip(hand, nr * ppu + lo, nc * ppu + lo, inside, (dr, dc))
-                allowed = _carried_on(strip, along + gap, along)  # (depth into square, along)
+                key = strip.tobytes()
+                allowed = bands.get(key)
+                if allowed is None:
+                    allowed = bands[key] = _carried_on(strip, along + gap, along)  # (depth, along)
                 block = out[v0 : v0 + inside, u0 : u0 + inside]
                 block |= _to_square(allowed, (dr, dc))
     return out
@@ -360,21 +366,43 @@ def shadow_direction(hands: np.ndarray, log_dim: np.ndarray, usable: np.ndarray)
     # Every ring lies within RING[1] px of a hand: the rest of the view is not looked at.
     box = _box_around(hands, RING[1] + 1)
     hands, log_dim, usable = hands[box], log_dim[box], usable[box]
-    grown = cv2.dilate(hands.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+    h8 = hands.astype(np.uint8)
+    grown = cv2.dilate(h8, np.ones((3, 3), np.uint8)) > 0
     dim = np.clip(-log_dim, 0.0, None)
     beside = usable & ~grown  # where a ring may look (the same for every direction)
     ways, seen = [], []
     for k in range(DIRECTIONS):
-        t = 2 * math.pi * k / DIRECTIONS
-        u = np.array([math.cos(t), math.sin(t)])
-        ring = np.zeros_like(hands)
-        for step in range(RING[0], RING[1] + 1):
-            _or_shifted(ring, hands, round(step * u[0]), round(step * u[1]))
+        u, kernel = _ring_kernel(k)
+        ring = cv2.dilate(h8, kernel).view(bool)  # 0 / 1: `_ring`, in one call
         ring &= beside
         if np.count_nonzero(ring) >= RING_PIXELS:
             ways.append(u)
             seen.append(float(dim[ring].mean()))
     return _pointing(ways, seen)
+
+
+def _ring(hands: np.ndarray, u: np.ndarray) -> np.ndarray:
+    """The pixels RING[0]–RING[1] px from ``hands`` along ``u`` (the shifted copies' union)."""
+    ring = np.zeros_like(hands)
+    for step in range(RING[0], RING[1] + 1):
+        _or_shifted(ring, hands, round(step * u[0]), round(step * u[1]))
+    return ring
+
+
+@lru_cache(maxsize=DIRECTIONS)
+def _ring_kernel(k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Direction ``k``'s unit vector and the dilation kernel that gives `_ring` along it:
+    ``cv2.dilate`` ORs the source at the kernel's points less its centre, and counts nothing
+    beyond the view's edge, so a point at minus each shift is the shifted copies' union."""
+    t = 2 * math.pi * k / DIRECTIONS
+    u = np.array([math.cos(t), math.sin(t)])
+    r = RING[1]
+    kernel = np.zeros((2 * r + 1, 2 * r + 1), np.uint8)
+    for step in range(RING[0], RING[1] + 1):
+        kernel[r - round(step * u[1]), r - round(step * u[0])] = 1
+    u.setflags(write=False)
+    kernel.setflags(write=False)
+    return u, kernel
 
 
 def _pointing(ways: list[np.ndarray], seen: list[float]) -> np.ndarray | None:

@@ -43,7 +43,7 @@ import cv2
 import numpy as np
 
 from vision.board_fast import channel_min
-from vision.board_gaps import HUE_BINS, HUE_DARKEST, HUE_MARGIN, hue_bins
+from vision.board_gaps import HUE_BINS, HUE_DARKEST, HUE_MARGIN, hue_bins, mean3
 
 NEAR_SIGMA = 0.5  # squares: the hand's pixels nearby (Gaussian sigma of their weights)
 NEAR_PIXELS = 2.0  # core pixels of the hue right at the pixel (more farther off) before they testify
@@ -54,17 +54,19 @@ CELL = 4  # px: the grid the statistics are taken on
 CHANNELS = 128  # hue bins blurred at once (OpenCV 5 takes at most 128 channels; 4.x took 512)
 
 
-def near_hand_colour(levels: np.ndarray, core: np.ndarray, candidates: np.ndarray, ppu: int) -> np.ndarray:
+def near_hand_colour(
+    levels: np.ndarray, core: np.ndarray, candidates: np.ndarray, ppu: int, smooth: np.ndarray | None = None
+) -> np.ndarray:
     """The ``candidates`` (bare-looking pixels that may be under a hand) that stay so: all but
     those brighter than the hand's ``core`` nearby shows their hue (see the module doc).
-    ``levels``: the top view, 0–255 BGR."""
+    ``levels``: the top view, 0–255 BGR; ``smooth``: its `vision.board_gaps.mean3`, if made."""
     out = candidates.copy()
     if not candidates.any() or not core.any():
         return out
     # A candidate's hue from a 3 × 3 mean (one noisy pixel does not decide); a dark one's hue
     # is noise: it is not judged.
     py, px = np.nonzero(candidates)
-    c = cv2.blur(levels.astype(np.float32), (3, 3))[py, px]
+    c = (mean3(levels) if smooth is None else smooth)[py, px]
     judged = channel_min(c) >= HUE_DARKEST
     if not judged.any():
         return out

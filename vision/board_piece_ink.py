@@ -39,7 +39,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.board_fast import channel_max, channel_min
+from vision.board_fast import channel_max, channel_min, median, share
 
 INK_CONTRAST = 4.0  # the sticker's white is this many times brighter than its ink, every channel
 WHITE = 0.4  # white (paper, under a tinted light): its darkest channel this share of its brightest
@@ -72,8 +72,8 @@ def sticker_faces(lin: np.ndarray, hands: np.ndarray, ppu: int) -> np.ndarray:
         x0, x1 = max(0, x - INK_NEAR), min(w, x + bw + INK_NEAR)
         patch = labels[y0:y1, x0:x1] == k
         ring = (cv2.dilate(patch.astype(np.uint8), near) > 0) & ~patch
-        level = np.median(brightest[y0:y1, x0:x1][patch])
-        found[k] = (whiteness[y0:y1, x0:x1][ring] >= INK_CONTRAST * level).mean() >= INK_ENCLOSED
+        level = median(brightest[y0:y1, x0:x1][patch])  # np.median's, bit for bit
+        found[k] = share(whiteness[y0:y1, x0:x1][ring] >= INK_CONTRAST * level) >= INK_ENCLOSED
     if not found[1:].any():
         return out
     r = round(STICKER * ppu)

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.board_fast import pyr_down_around
+from vision.board_fast import pyr_down_around, share
 from vision.board_geometry import ALL_SQUARES, SIZE, BoardGeometry, square_index
 from vision.board_lighting import Lighting, design, fit_lighting, square_means
 from vision.board_rim import board_rim
@@ -312,11 +312,11 @@ def _why(surface: Surface, light: BoardLight, cu: int, cv: int) -> str:
     """The main reason a square cannot be called empty, for people reading the JSON."""
     h = PPU // 2
     sl = (slice(max(0, cv - h), cv + h), slice(max(0, cu - h), cu + h))
-    if surface.outside[sl].mean() > 0.02:
+    if share(surface.outside[sl]) > 0.02:
         return "outside the picture"
     if not light.known[sl].any():
         return "no colour reference for this square (calibrate the board)"
-    foreign, hidden = float(surface.foreign[sl].mean()), float(surface.hidden[sl].mean())
+    foreign, hidden = share(surface.foreign[sl]), share(surface.hidden[sl])
     if foreign >= hidden:
         return "covered: not bare board, and no readable marker"
     return "beside a hand of the board's colour: it may reach over this square"

@@ -32,11 +32,13 @@ import cv2
 import numpy as np
 
 from vision.board_fast import channel_max, column_var, median, sorted_median, split_quantiles
-from vision.board_gaps import HUE_LAMP, spanned_gaps
+from vision.board_gaps import HUE_LAMP, mean3, spanned_gaps
 from vision.board_geometry import SIZE, BoardGeometry
 from vision.board_glare import MAX_SPOTS, MIN_AMPLITUDE, Spot, fit_spots, spot_map
+from vision.board_hand_curves import MIN_PIECE as CURVE_PIECE
 from vision.board_hand_curves import beyond_curves
-from vision.board_hand_edges import beyond_outlines
+from vision.board_hand_edges import MIN_PIECE as EDGE_PIECE
+from vision.board_hand_edges import beyond_outlines, outline_pieces
 from vision.board_hand_field import unlike_hand
 from vision.board_hand_step import step_bounded
 from vision.board_hands import dimmed_hand_parts, reach_across_lines, square_insides
@@ -558,10 +560,22 @@ def analyse(
     hidden = held | (shade & deep)
     # Where a hand's straight outline is seen on both sides of a square of its colour, it
     # goes on straight between: the hidden pixels beyond it are board (vision.board_hand_edges).
-    hidden &= ~beyond_outlines(foreign, judged & ~hidden & ~foreign, hidden, judged & (hidden | foreign), ppu)
+    # Both rules look at the outline's stretches: found once while the straight rule frees
+    # nothing (it frees hidden pixels only, so the curved rule is asked about the same ones).
+    seen_px, unseen_px = judged & ~hidden & ~foreign, judged & (hidden | foreign)
+    outline = outline_pieces(foreign, seen_px, unseen_px, min(EDGE_PIECE, CURVE_PIECE))
+    straight = beyond_outlines(foreign, seen_px, hidden, unseen_px, ppu, outline)
+    hidden &= ~straight
     # ... and where its curved outline (a palm, a thumb, a finger) is seen on both sides of
     # one, it goes on smoothly between (vision.board_hand_curves).
-    hidden &= ~beyond_curves(foreign, judged & ~hidden & ~foreign, hidden, judged & (hidden | foreign), ppu)
+    hidden &= ~beyond_curves(
+        foreign,
+        judged & ~hidden & ~foreign,
+        hidden,
+        judged & (hidden | foreign),
+        ppu,
+        None if straight.any() else outline,
+    )
     # A shadow keeps the board's hue: a "shadow" beside a hand that does not may be the hand
     # (a thumb tip a shade darker than a light square; vision.board_shade_hue).
     off_hue = off_hue_shade(
@@ -820,16 +834,18 @@ def _under_hands(
     dist, nearest = cv2.distanceTransformWithLabels(
         (~blobs).astype(np.uint8), cv2.DIST_L2, 3, labelType=cv2.DIST_LABEL_CCOMP
     )
-    erode = np.ones((2 * PALETTE_ERODE + 1,) * 2, np.uint8)
     same = np.zeros(foreign.shape, bool)
     h, w = foreign.shape
-    reach = round(REACH * ppu) + 2
+    reach = round(REACH * ppu) + 2  # more than PALETTE_ERODE
     for k in big:
         # Work inside the blob's box, widened by how far its palette may reach.
         x, y, bw, bh = (int(v) for v in stats[k, :4])
         y0, y1, x0, x1 = max(0, y - reach), min(h, y + bh + reach), max(0, x - reach), min(w, x + bw + reach)
         blob = labels[y0:y1, x0:x1] == k
-        core = (cv2.erode(blob.astype(np.uint8), erode) > 0) & ~dimmed[y0:y1, x0:x1]
+        # Its core: `Hands.core` (the hands eroded together) on the blob is the blob eroded
+        # alone, as the box holds every pixel its erosion reads: a pixel whose PALETTE_ERODE
+        # neighbourhood is all hand is all of one hand (a square of pixels is connected).
+        core = hands.core[y0:y1, x0:x1] & blob
         if sticker is not None:
             # A piece's white paper and black ink under the fingers are not the hand's colours.
             core &= ~sticker[y0:y1, x0:x1]
@@ -855,7 +871,9 @@ def _under_hands(
     if lit is not None:
         untold = untold | lit
     judged_bright = (same | closed) & ~untold
-    unlike = judged_bright & ~near_hand_colour(levels, core, judged_bright, ppu)
+    # The view's 3 × 3 mean, whose hues both the brightness bound and the gaps' hue rule read.
+    smooth = mean3(levels) if judged_bright.any() or closed.any() else None
+    unlike = judged_bright & ~near_hand_colour(levels, core, judged_bright, ppu, smooth)
     same &= ~unlike
     same |= washed
     # A hand part of a dimmed board colour (a thumb a shade darker than the light squares)
@@ -884,7 +902,7 @@ def _under_hands(
         closed &= ~verified | (cv2.dilate(foreign.astype(np.uint8), margin) > 0)
     if lit is not None:
         # A hollow whose board shows a hue no hand has is not under a hand (vision.board_gaps).
-        closed = spanned_gaps(closed, blobs, levels, lit, dimmed, parts) & ~unlike
+        closed = spanned_gaps(closed, blobs, levels, lit, dimmed, parts, smooth) & ~unlike
     same &= ~closed
     same &= bound
     if parts_out is not None:
