@@ -11,7 +11,7 @@ import pytest
 
 from vision import board_surface
 from vision.board_geometry import DEFAULT_GEOMETRY, SIZE
-from vision.board_glare import MIN_AMPLITUDE, Spot, fit_spots, spot_map
+from vision.board_glare import MIN_AMPLITUDE, OUTSIDE, Spot, fit_spots, spot_map
 from vision.board_squares import PPU
 from vision.board_surface import View, lamp_light
 
@@ -102,3 +102,23 @@ def test_a_spot_over_one_colour_is_judged_on_the_board_left_beside_a_piece(
     cloth[N - PPU :, N - PPU :] = 0.3
     flat = (pred + cloth[..., None]).astype(np.float32)
     assert lamp_light(flat, pred, usable, none, view, pieces=pieces).kept == []
+
+
+def test_a_bright_bump_centred_past_the_bound_is_held_there() -> None:
+    # Tune 2122: two reflections 0.6 and 0.7 squares below the board's bottom edge, part of
+    # their light taken up by the lighting field, fit as one bump centred 1.9 squares off,
+    # 1.6 wide and 0.34 high: past OUTSIDE, and nothing was modelled (c1, d1 "covered").
+    # Held at OUTSIDE, its height and width refitted, it models the light on the board.
+    excess = _gauss(2.4, SIZE + 1.9, 1.6, 0.34)
+    found = fit_spots(excess, ALL, PPU)
+    assert len(found) == 1, found
+    assert abs(found[0].v - (SIZE + OUTSIDE) * PPU) < 1, found
+    # Over the bottom two ranks the spot leaves little of the light unmodelled.
+    rows = slice(N - 2 * PPU, N)
+    left = excess[rows] - spot_map(found, excess.shape)[rows]
+    assert float(np.abs(left).mean()) < 0.1 * float(excess[rows].mean())
+
+
+def test_a_faint_skirt_from_past_the_bound_is_not_a_spot() -> None:
+    # Held at the bound, a spot must still reach the least amplitude of a flank.
+    assert fit_spots(_gauss(4.5, SIZE + 3.0, 1.5, 0.04), ALL, PPU) == []

@@ -47,7 +47,7 @@ MIN_WIDTH = 0.25  # squares: narrower bumps are not lamp reflections (edges, sti
 MAX_WIDTH = 4.0
 MAX_ASPECT = 1.3  # long ÷ short width of an elliptic spot (a round reflection seen at an angle)
 ELLIPSE_GAIN = 0.8  # an ellipse replaces a round spot only if it leaves this share of its misfit
-OUTSIDE = 1.5  # squares: how far off the board a spot's centre may lie
+OUTSIDE = 1.5  # squares: how far off the board a spot's centre may lie (one fitted further out is held here)
 OUTSIDE_NARROW = 2.5  # ... if the spot is no wider than NARROW squares
 NARROW = 1.25
 ITERATIONS = 12
@@ -235,6 +235,49 @@ def _refine(
     # squares is as real as any spot's.
     out = (OUTSIDE_NARROW if wd <= NARROW * p else OUTSIDE) * p
     if not (-out <= cu <= w + out and -out <= cv <= h + out):
+        # Two overlapping reflections off the edge fit as one bump centred further out than
+        # either, wider and brighter: held at OUTSIDE, its height and width refitted, it
+        # models the light they throw on the board and soaks up no more than a spot
+        # centred there may.
+        lim = OUTSIDE * p
+        return _held(
+            rest,
+            usable,
+            uu,
+            vv,
+            Spot(min(max(cu, -lim), w + lim), min(max(cv, -lim), h + lim), wd, amp),
+            p,
+            least,
+        )
+    return Spot(cu, cv, wd, amp)
+
+
+def _held(
+    rest: np.ndarray, usable: np.ndarray, uu: np.ndarray, vv: np.ndarray, s: Spot, p: float, least: float
+) -> Spot | None:
+    """`_refine` with the centre held where ``s`` has it: Gauss–Newton on (amplitude, width)
+    only; None if implausible."""
+    cu, cv, wd, amp = s.u, s.v, s.width, s.amplitude
+    for _ in range(ITERATIONS):
+        box = _disc_box(cu, cv, 3.5 * wd, rest.shape)
+        if box is None:
+            return None
+        du, dv = uu[box] - cu, vv[box] - cv
+        r2 = du * du + dv * dv
+        near = (r2 < (3.5 * wd) ** 2) & usable[box]
+        if np.count_nonzero(near) < 12:
+            return None
+        r2 = r2[near]
+        g = np.exp(-r2 / (2 * wd * wd))
+        ag = amp * g
+        step = _tukey_step(np.stack([g, ag * r2 / wd**3], 1), rest[box][near] - ag)
+        if step is None:
+            return None
+        amp += float(step[0])
+        wd = min(max(wd + float(step[1]), 0.15 * p), MAX_WIDTH * p)
+        if abs(float(step[1])) < 0.05:
+            break
+    if amp < least or wd < MIN_WIDTH * p:
         return None
     return Spot(cu, cv, wd, amp)
 

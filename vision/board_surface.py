@@ -58,6 +58,7 @@ RIDGE = 0.02  # pull of a towards 1 and b towards 0, relative to a full window's
 A_RANGE = (0.4, 1.5)  # local light factor: shadow at the low end, model error at the high end
 B_MIN = -0.02  # added light cannot be negative: the modelled glare plus the local grey term (linear units)
 B_DOUBT = 0.2  # ... and taking away more than this share of the modelled glare is a weak misfit
+THIN_LIGHT = 0.5  # added light taking away more than this share of the darkest channel: a weak misfit
 B_MAX, B_LAMP = 0.1, 1.0  # nor far more than the modelled glare: grey added light is a grey cloth
 PASSES = 3
 FOREIGN_SIGMAS = 5.0  # residual (in noise sigmas) beyond which a pixel is not board
@@ -523,7 +524,14 @@ def analyse(
         rest, pred, a, b, lamp, washed, top_levels, saturated, sigma, judged, view.classes, view.line
     )
     shade = dimmed & smooth & (resid_n > WEAK_SIGMAS)
-    strong = ((resid_n > FOREIGN_SIGMAS) & ~shade | implausible) & judged
+    # The grey term is one number for all three channels, fitted in linear light, where the
+    # bright channels decide it: a colour misfit of the lighting field (a corner under a
+    # strong vignette) makes it negative, and on the dark squares' darkest channel (scheme
+    # 3's blue) that takes away most of the light. Where the modelled added light takes away
+    # more than THIN_LIGHT of the darkest predicted channel, the misfit is the model's: weak,
+    # foreign only joined to a strong region (a hand).
+    thin = (b + lamp) < -THIN_LIGHT * a * np.minimum(np.minimum(pred[..., 0], pred[..., 1]), pred[..., 2])
+    strong = ((resid_n > FOREIGN_SIGMAS) & ~shade & ~thin | implausible) & judged
     # Hysteresis: a weaker misfit joined to a large foreign region is part of it (a hand's
     # fingers washed out by glare fit the board a little better than its palm).
     weak = ((resid_n > WEAK_SIGMAS) & ~shade | doubtful) & judged
