@@ -197,22 +197,13 @@ def _refine(
     cu, cv, wd, amp = s.u, s.v, s.width, s.amplitude
     usable = m > 0
     for it in range(ITERATIONS):
-        # The pixels within 3.5 widths, found in the box around that disc only: the same
-        # pixels in the same order as over the whole view.
-        box = _disc_box(cu, cv, 3.5 * wd, rest.shape)
-        if box is None:
+        disc = _disc(rest, usable, uu, vv, cu, cv, wd)
+        if disc is None:
             return None
-        # The offsets and squared distances once for the box (``** 2`` is ``x * x``): the
-        # same numbers at the pixels picked as computed there alone.
-        du, dv = uu[box] - cu, vv[box] - cv
-        r2 = du * du + dv * dv
-        near = (r2 < (3.5 * wd) ** 2) & usable[box]
-        if np.count_nonzero(near) < 12:
-            return None
-        du, dv, r2 = du[near], dv[near], r2[near]
+        du, dv, r2, seen = disc
         g = np.exp(-r2 / (2 * wd * wd))
         ag = amp * g  # the products below associate from the left: the same numbers
-        res = rest[box][near] - ag
+        res = seen - ag
         J = np.stack([g, ag * du / wd**2, ag * dv / wd**2, ag * r2 / wd**3], 1)
         step = _tukey_step(J, res)
         if step is None:
@@ -259,18 +250,13 @@ def _held(
     only; None if implausible."""
     cu, cv, wd, amp = s.u, s.v, s.width, s.amplitude
     for _ in range(ITERATIONS):
-        box = _disc_box(cu, cv, 3.5 * wd, rest.shape)
-        if box is None:
+        disc = _disc(rest, usable, uu, vv, cu, cv, wd)
+        if disc is None:
             return None
-        du, dv = uu[box] - cu, vv[box] - cv
-        r2 = du * du + dv * dv
-        near = (r2 < (3.5 * wd) ** 2) & usable[box]
-        if np.count_nonzero(near) < 12:
-            return None
-        r2 = r2[near]
+        _, _, r2, seen = disc
         g = np.exp(-r2 / (2 * wd * wd))
         ag = amp * g
-        step = _tukey_step(np.stack([g, ag * r2 / wd**3], 1), rest[box][near] - ag)
+        step = _tukey_step(np.stack([g, ag * r2 / wd**3], 1), seen - ag)
         if step is None:
             return None
         amp += float(step[0])
@@ -280,6 +266,25 @@ def _held(
     if amp < least or wd < MIN_WIDTH * p:
         return None
     return Spot(cu, cv, wd, amp)
+
+
+def _disc(
+    rest: np.ndarray, usable: np.ndarray, uu: np.ndarray, vv: np.ndarray, cu: float, cv: float, wd: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
+    """The usable pixels within 3.5 widths of (``cu``, ``cv``) that a spot's fit weighs: their
+    offsets, squared distances and ``rest`` values; None if fewer than 12 (too little to fit)."""
+    # Found in the box around that disc only: the same pixels in the same order as over the
+    # whole view. The offsets and squared distances once for the box (``** 2`` is
+    # ``x * x``): the same numbers at the pixels picked as computed there alone.
+    box = _disc_box(cu, cv, 3.5 * wd, rest.shape)
+    if box is None:
+        return None
+    du, dv = uu[box] - cu, vv[box] - cv
+    r2 = du * du + dv * dv
+    near = (r2 < (3.5 * wd) ** 2) & usable[box]
+    if np.count_nonzero(near) < 12:
+        return None
+    return du[near], dv[near], r2[near], rest[box][near]
 
 
 def _disc_box(cu: float, cv: float, radius: float, shape: tuple[int, ...]) -> tuple[slice, slice] | None:

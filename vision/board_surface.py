@@ -31,7 +31,7 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
-from vision.board_fast import channel_max, column_var, median, sorted_median, split_quantiles
+from vision.board_fast import channel_max, channel_min, column_var, median, sorted_median, split_quantiles
 from vision.board_gaps import HUE_LAMP, mean3, spanned_gaps
 from vision.board_geometry import SIZE, BoardGeometry
 from vision.board_glare import MAX_SPOTS, MIN_AMPLITUDE, Spot, fit_spots, spot_map
@@ -530,7 +530,7 @@ def analyse(
     # 3's blue) that takes away most of the light. Where the modelled added light takes away
     # more than THIN_LIGHT of the darkest predicted channel, the misfit is the model's: weak,
     # foreign only joined to a strong region (a hand).
-    thin = (b + lamp) < -THIN_LIGHT * a * np.minimum(np.minimum(pred[..., 0], pred[..., 1]), pred[..., 2])
+    thin = (b + lamp) < -THIN_LIGHT * a * channel_min(pred)
     strong = ((resid_n > FOREIGN_SIGMAS) & ~shade & ~thin | implausible) & judged
     # Hysteresis: a weaker misfit joined to a large foreign region is part of it (a hand's
     # fingers washed out by glare fit the board a little better than its palm).
