@@ -16,8 +16,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from hardware.debounce import DebounceSettings
 from hardware.sound import SoundOutput
 from hardware.source import ButtonSource
+from hardware.virtual_keys import VirtualKeys
 from referee import systemd
 from referee.announcer import Announcer
 from referee.contests import ContestRunner, ContestSettings
@@ -92,6 +94,12 @@ class Referee:
         self.urls: dict[str, str] = {}
         self.camera: DiceCamera | None = None
         self.board_camera: BoardCamera | None = None
+        # The display's buttons on mocked GPIO; spaced so that a lagging request loses no press.
+        self.virtual_keys: VirtualKeys | None = None
+        if self.virtual_buttons:
+            pinmap = getattr(source, "pinmap", None)
+            debounce = pinmap.debounce if pinmap is not None else DebounceSettings()
+            self.virtual_keys = VirtualKeys(source.drive, debounce)  # type: ignore[attr-defined]
 
     @property
     def virtual_buttons(self) -> bool:

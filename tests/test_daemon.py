@@ -3,9 +3,11 @@ restart by replay, systemd readiness and watchdog, and a journal that cannot be 
 
 from __future__ import annotations
 
+import http.client
 import os
 import resource
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
@@ -274,3 +276,44 @@ def test_the_consoles_code_is_shown_only_on_the_referees_own_screen(referee_daem
     assert status == 403
     status, _ = ref.request("GET", "/api/qr/console.svg", token=False)
     assert status == 401
+
+
+def test_a_virtual_press_that_reaches_a_lagging_daemon_with_its_release_still_counts(tmp_path: Path) -> None:
+    """The display's key down and key up can both wait out a stalled daemon and then arrive
+    together, on two connections. Applied to the mock pin microseconds apart they looked like a
+    noise spike and the player's press was lost (a flaky Djam browser test, stop 27). Here the
+    daemon is stopped (SIGSTOP) while both requests wait for it."""
+    ref = start_referee(tmp_path / "data")
+    try:
+        assert ref.post("/api/games", FASTEST)[0] == 201
+        host, port = ref.base.split("//", 1)[1].split(":")
+        # Two kept-alive connections the daemon has already accepted, as a browser holds them.
+        conns = [http.client.HTTPConnection(host, int(port), timeout=15) for _ in range(2)]
+        for conn in conns:
+            conn.request("GET", "/api/health")
+            assert conn.getresponse().read()
+        assert ref.post("/api/contest/arm")[0] == 200
+        ref.wait_for(lambda v: (v["contest"]["running"] or {}).get("phase") == "called", what="the call")
+        time.sleep(0.2)  # past the reaction time: a fair press
+        headers = {"Content-Type": "application/json"}
+        os.kill(ref.proc.pid, signal.SIGSTOP)
+        try:
+            conns[0].request("POST", "/api/buttons/2", '{"pressed": true}', headers)
+            time.sleep(0.05)  # the key is held 50 ms
+            conns[1].request("POST", "/api/buttons/2", '{"pressed": false}', headers)
+            time.sleep(0.3)
+        finally:
+            os.kill(ref.proc.pid, signal.SIGCONT)
+        for conn in conns:
+            answer = conn.getresponse()
+            assert answer.status == 200, answer.read()
+            answer.read()
+            conn.close()
+        view = ref.wait_for(lambda v: v["contest"]["running"] is None, what="the contest to close")
+        verdict = view["contest"]["last"]["verdict"]
+        assert verdict["ranking"] == [["Marc"]], verdict
+        # Both edges reached the pin and the press held past the glitch time.
+        ref.wait_for(lambda v: v["input"]["held"] == [], what="the button to be released")
+        assert "noise spike" not in ref.view()["input"]["detail"]
+    finally:
+        ref.stop()

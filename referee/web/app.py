@@ -211,7 +211,7 @@ def build_app(referee: Referee, max_body_bytes: int = 64 * 1024) -> Starlette:
     # -- virtual buttons (only when the GPIO is mocked) -------------------------------------------
 
     async def virtual_button(request: Request) -> Response:
-        if not referee.virtual_buttons:
+        if referee.virtual_keys is None:
             raise Refused(404, "virtual buttons exist only when the referee runs on mocked GPIO")
         raw = request.path_params["seat"]
         if not raw.isdigit() or int(raw) not in referee.source.seats:
@@ -220,7 +220,7 @@ def build_app(referee: Referee, max_body_bytes: int = 64 * 1024) -> Starlette:
         pressed = body.get("pressed")
         if not isinstance(pressed, bool):
             raise Refused(400, 'send {"pressed": true} or {"pressed": false}')
-        referee.source.drive(int(raw), pressed)  # type: ignore[attr-defined]
+        await referee.virtual_keys.set(int(raw), pressed)
         return JSONResponse({"ok": True})
 
     routes = [

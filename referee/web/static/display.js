@@ -4,12 +4,16 @@ import { el, liveView, morphHTML, renderScores, setHTML, setText, verdictLines }
 const $ = (id) => document.getElementById(id);
 let current = null;
 const down = new Set();
+const sent = new Map(); // seat → the promise of its last request: a release never overtakes its press
 
-async function drive(seat, pressed) {
+function drive(seat, pressed) {
   if (pressed === down.has(seat)) return;
   if (pressed) down.add(seat); else down.delete(seat);
   document.querySelectorAll(`[data-seat="${seat}"]`).forEach((b) => b.classList.toggle("down", pressed));
-  await fetch(`/api/buttons/${seat}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ pressed }) });
+  const post = () => fetch(`/api/buttons/${seat}`, {
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ pressed }),
+  }).catch((e) => console.warn(`seat ${seat}: the press did not reach the referee`, e));
+  sent.set(seat, (sent.get(seat) || Promise.resolve()).then(post));
 }
 
 function renderButtons(view) {
