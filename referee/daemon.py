@@ -23,6 +23,7 @@ from hardware.virtual_keys import VirtualKeys
 from referee import systemd
 from referee.announcer import Announcer
 from referee.contests import ContestRunner, ContestSettings
+from referee.games import engines
 from referee.journal import Journal, JournalError, ReadOnlyJournal, UnavailableJournal
 from referee.nights import Nights
 from referee.pictures import timeline_svg
@@ -79,6 +80,9 @@ class Referee:
         except (JournalError, OSError) as exc:
             journal = open_for_reading(data_dir / JOURNAL_FILE, str(exc))
         self.session = Session.open(journal)
+        # Every engine now, not on the console's first request: importing them takes a few
+        # tenths of a second, which would stall the event loop (and a contest's timers) mid-game.
+        engines()
         if isinstance(journal, ReadOnlyJournal | UnavailableJournal):
             self.session.journal_error = journal.reason
         self.source = source
