@@ -25,6 +25,7 @@ from referee.announcer import Announcer
 from referee.contests import ContestRunner, ContestSettings
 from referee.games import engines
 from referee.journal import Journal, JournalError, ReadOnlyJournal, UnavailableJournal
+from referee.loop_watch import LoopWatch
 from referee.nights import Nights
 from referee.pictures import timeline_svg
 from referee.seating_run import SeatingRunner
@@ -315,10 +316,13 @@ async def run(options: ServeOptions, on_ready: Callable[[Referee], None] | None 
         on_ready(referee)
     watchdog = asyncio.create_task(systemd.pet_watchdog())
     following = asyncio.create_task(referee.follow_input(), name="input-health")
+    loop_watch = LoopWatch()
+    loop_watch.start(loop)
     await asyncio.wait([serving, asyncio.create_task(stop.wait())], return_when=asyncio.FIRST_COMPLETED)
     systemd.notify("STOPPING=1")
     watchdog.cancel()
     following.cancel()
+    loop_watch.stop()
     referee.hub.close()  # live streams never end by themselves
     server.should_exit = True
     await serving
