@@ -67,8 +67,16 @@ def test_kill_minus_nine_loses_no_acknowledged_input(tmp_path: Path) -> None:
 
             stop = threading.Event()
             worker = threading.Thread(target=scripted_night, args=(ref, rng, acked, stop))
+            acked_before = len(acked)
+            kill_at = time.monotonic() + rng.uniform(0.1, 1.2)
             worker.start()
-            time.sleep(rng.uniform(0.1, 1.2))
+            # A kill before anything of this round was acknowledged tests nothing: on a busy
+            # machine the first answer can take longer than the random moment of the kill.
+            deadline = time.monotonic() + 15
+            while len(acked) == acked_before and time.monotonic() < deadline:
+                time.sleep(0.01)
+            assert len(acked) > acked_before, f"round {round_no}: the daemon acknowledged nothing in 15 s"
+            time.sleep(max(0.0, kill_at - time.monotonic()))
             ref.proc.send_signal(signal.SIGKILL)
             ref.proc.wait(10)
             stop.set()
@@ -82,5 +90,5 @@ def test_kill_minus_nine_loses_no_acknowledged_input(tmp_path: Path) -> None:
         seen_verdicts = record.count('"type": "contest"')
     finally:
         ref.stop()
-    assert len(acked) > 20, "the scripted night should have acknowledged inputs"
+    assert len(acked) >= 20, "every round should have acknowledged inputs"
     assert seen_verdicts > 0, "some contests should have been decided"

@@ -9,6 +9,7 @@ import time
 import pytest
 
 from referee.loop_watch import LoopWatch
+from tests.own_loop import run_own_loop
 
 
 def blocking_journal_commit() -> None:
@@ -26,23 +27,23 @@ def test_a_blocked_loop_is_logged_once_with_the_blocking_call(caplog: pytest.Log
         watch.stop()
 
     with caplog.at_level(logging.WARNING, logger="referee.loop_watch"):
-        asyncio.run(main())
-    warnings = [r.getMessage() for r in caplog.records]
-    assert (len(warnings), watch.stalls) == (1, 1), (warnings, watch.longest_s)
-    assert "has not run for" in warnings[0] and "blocking it" in warnings[0]
-    assert "blocking_journal_commit" in warnings[0]
+        run_own_loop(main())
+    # A busy machine may add a stall of its own ("waiting for the CPU"); the block is one stall.
+    blocked = [r.getMessage() for r in caplog.records if "blocking it" in r.getMessage()]
+    assert len(blocked) == 1 and watch.stalls >= 1, [r.getMessage() for r in caplog.records]
+    assert "has not run for" in blocked[0] and "blocking_journal_commit" in blocked[0]
     assert 0.2 < watch.longest_s < 2.0
 
 
 def test_a_loop_that_only_waits_is_not_a_stall(caplog: pytest.LogCaptureFixture) -> None:
-    watch = LoopWatch(threshold_s=0.4, beat_s=0.02)
+    watch = LoopWatch(threshold_s=0.6, beat_s=0.02)
 
     async def main() -> None:
         watch.start(asyncio.get_running_loop())
-        await asyncio.sleep(0.6)  # idle, not blocked: the heartbeat keeps running
+        await asyncio.sleep(1.0)  # idle, not blocked: the heartbeat keeps running
         watch.stop()
 
     with caplog.at_level(logging.WARNING, logger="referee.loop_watch"):
-        asyncio.run(main())
+        run_own_loop(main())
     assert watch.stalls == 0 and not caplog.records
-    assert watch.longest_s < 0.4
+    assert watch.longest_s < 0.6

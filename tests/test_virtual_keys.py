@@ -10,6 +10,7 @@ from hardware.gpio_buttons import GpioButtonSource
 from hardware.pinmap import PinMap
 from hardware.source import ButtonEdge
 from hardware.virtual_keys import VirtualKeys, edge_spacing_ns
+from tests.own_loop import run_own_loop
 
 
 def collect(source: GpioButtonSource) -> tuple[list[ButtonEdge], threading.Event]:
@@ -44,7 +45,7 @@ def test_a_press_and_release_arriving_together_still_press() -> None:
         async def together() -> None:
             await asyncio.gather(keys.set(1, True), keys.set(1, False))
 
-        asyncio.run(together())
+        run_own_loop(together())
         assert released.wait(2.0)
         assert [(e.seat, e.pressed) for e in edges] == [(1, True), (1, False)]
         assert edges[1].t_ns - edges[0].t_ns >= keys.spacing_ns
@@ -61,7 +62,7 @@ def test_quick_taps_keep_their_order_and_each_counts() -> None:
         async def taps() -> None:
             await asyncio.gather(*(keys.set(3, level) for level in (True, False, True, False)))
 
-        asyncio.run(taps())
+        run_own_loop(taps())
         deadline = threading.Event()
         for _ in range(40):
             if len(edges) == 4:
@@ -85,7 +86,7 @@ def test_changes_at_a_human_pace_are_not_delayed_and_repeats_are_no_edge() -> No
         await keys.set(5, True)  # another seat is not held back by seat 2
         await keys.set(5, False)  # ...but its own release is (the clock does not move here)
 
-    asyncio.run(play())
+    run_own_loop(play())
     assert driven[:3] == [(2, True, 0), (2, False, 50_000_000), (5, True, 50_000_000)]
     assert driven[3][:2] == (5, False)
     assert keys.delayed == 1
