@@ -250,7 +250,9 @@ def test_a_read_only_data_folder_shows_the_games_but_refuses_inputs() -> None:
             prefix = (setpriv, "--reuid=65534", "--regid=65534", "--clear-groups")
         for path in [base, data, *data.iterdir()]:
             path.chmod(0o555 if path.is_dir() else 0o444)
-        ref = start_referee(data, prefix=prefix)
+        # As nobody, Python cannot write its bytecode cache and compiles every module afresh:
+        # on a busy machine that start has taken 40 s.
+        ref = start_referee(data, prefix=prefix, timeout=120)
         try:
             view = ref.view()
             assert view["journal"]["ok"] is False and "journal" in view["journal"]["error"]
