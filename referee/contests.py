@@ -23,6 +23,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import threading
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -85,6 +87,9 @@ class ContestRunner:
         self.listeners: list[Callable[[str, dict[str, Any]], None]] = []  # (kind, data): call, verdict …
         self._loop: asyncio.AbstractEventLoop | None = None
         self._chain: tuple[int, str, int] | None = None  # (game, key, call time) of an "each" chain
+        # Presses the source has reported whose edge the loop has not yet run, per button.
+        self._in_flight: Counter[int] = Counter()
+        self._in_flight_lock = threading.Lock()
         self._follow_scheduled = False
         self.notice: str | None = None  # the input device's last word to the table
         # Edges that no running contest takes (a seating by pressing listens to them).
@@ -98,7 +103,10 @@ class ContestRunner:
         self._loop = loop
 
         def on_edge(edge: ButtonEdge) -> None:
-            loop.call_soon_threadsafe(self.on_edge, edge)
+            if edge.pressed:
+                with self._in_flight_lock:
+                    self._in_flight[edge.seat] += 1
+            loop.call_soon_threadsafe(self._deliver, edge)
 
         self.source.start(on_edge)
         # What a source may offer beyond edges: a caller button (GPIO) or caller input (RP2040)
@@ -205,9 +213,16 @@ class ContestRunner:
         seat_of = game.seats
         buttons = {seat_of[name]: name for name in request.seats}
         held_buttons = self.source.held()
+        chained = self._chain if self._chain and self._chain[:2] == (game.id, request.key) else None
+        if chained:
+            # A chain re-arms the moment a speaker is settled, so that no press falls between
+            # two contests. A press the source has confirmed but whose edge has not reached
+            # this loop yet was made during the chain: it is the next speaker's press, not a
+            # button held down before the contest.
+            with self._in_flight_lock:
+                held_buttons = frozenset(b for b in held_buttons if self._in_flight[b] == 0)
         held = frozenset(name for number, name in buttons.items() if number in held_buttons)
         armed_at = self.source.now_ns()
-        chained = self._chain if self._chain and self._chain[:2] == (game.id, request.key) else None
         delay_ns = 0 if request.call_delay == "none" else self.settings.schedule.delay_ns(self.rng)
         self.session.submit(
             {
@@ -293,6 +308,12 @@ class ContestRunner:
         if running.request.timeout_s > 0:
             self._later(running.request.timeout_s, lambda: self._close("timeout"))
         self._check_close()
+
+    def _deliver(self, edge: ButtonEdge) -> None:
+        if edge.pressed:
+            with self._in_flight_lock:
+                self._in_flight[edge.seat] -= 1
+        self.on_edge(edge)
 
     def on_edge(self, edge: ButtonEdge) -> None:
         running = self.running
