@@ -102,7 +102,17 @@ SECOND_GREY = 0.5  # ... searched for only where this share of the usable board'
 
 
 def to_linear(top: np.ndarray) -> np.ndarray:
-    """uint8 BGR → linear RGB floats (a 2.2 gamma: close enough to sRGB for ratios)."""
+    """uint8 BGR → linear RGB floats (a 2.2 gamma: close enough to sRGB for ratios).
+
+    A uint8 picture's pixels are looked up in `_LINEAR_LUT` (`_linear` of its 256 values):
+    the same numbers, without a power per pixel."""
+    if _lookup(top):
+        return cv2.LUT(top, _LINEAR_LUT)
+    return _linear(top)
+
+
+def _linear(top: np.ndarray) -> np.ndarray:
+    """`to_linear` computed: ``(top / 255) ** 2.2`` in float32."""
     return (top.astype(np.float32) / 255.0) ** 2.2
 
 
@@ -117,6 +127,34 @@ def to_levels(lin: np.ndarray) -> np.ndarray:
     np.power(out, 1 / 2.2, out=out)
     out *= 255.0
     return out
+
+
+def levels_of(top: np.ndarray) -> np.ndarray:
+    """``to_levels(to_linear(top))``: a picture's 0–255 levels as the board model sees them
+    (the gamma there and back, in float32). For a uint8 picture, looked up in `_LEVELS_LUT`."""
+    if _lookup(top):
+        return cv2.LUT(top, _LEVELS_LUT)
+    return to_levels(to_linear(top))
+
+
+def _lookup(top: np.ndarray) -> bool:
+    """Can ``top`` be looked up per pixel by `cv2.LUT` in its own shape (uint8, one channel
+    as rows × columns, or 2–4 channels: OpenCV gives a lone channel axis back without it)?"""
+    return (
+        isinstance(top, np.ndarray)
+        and top.dtype == np.uint8
+        and top.size > 0
+        and (top.ndim == 2 or (top.ndim == 3 and 2 <= top.shape[2] <= 4))
+    )
+
+
+# `_linear` and `to_levels` of each of the 256 values of a uint8 pixel. numpy's power works a
+# value at a time, so a value gets the same bits in this table as anywhere in a picture
+# (tests/test_board_speed_22.py checks the tables against the computed forms).
+_LINEAR_LUT = _linear(np.arange(256, dtype=np.uint8))
+_LEVELS_LUT = to_levels(_LINEAR_LUT)
+_LINEAR_LUT.setflags(write=False)
+_LEVELS_LUT.setflags(write=False)
 
 
 @dataclass(frozen=True)
@@ -455,12 +493,14 @@ def analyse(
     lamp: np.ndarray,
     pieces: np.ndarray,
     view: View,
+    levels: np.ndarray | None = None,
 ) -> Surface:
     """Sort the pixels of a top view (linear ``lin``) given bare board's predicted colour
     ``pred`` (where ``known``), the modelled lamp light ``lamp`` (linear, per pixel) and the
-    footprint of the decoded ``pieces``."""
+    footprint of the decoded ``pieces``. ``levels``: ``to_levels(lin)`` if already made
+    (`levels_of` the top view)."""
     ppu = view.ppu
-    top_levels = to_levels(lin)
+    top_levels = to_levels(lin) if levels is None else levels
     outside = cmax(top_levels) <= 0.5
     saturated = top_levels >= SATURATED
     any_sat = saturated[..., 0] | saturated[..., 1] | saturated[..., 2]

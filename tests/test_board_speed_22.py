@@ -1,0 +1,49 @@
+"""Round 22's exact speed-ups (board22s) give the numbers of the plain forms they replace,
+bit for bit."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from vision.board_surface import _linear, levels_of, to_levels, to_linear
+
+
+def _same_bits(a: np.ndarray, b: np.ndarray) -> bool:
+    return a.dtype == b.dtype and a.shape == b.shape and np.array_equal(a.view(np.uint32), b.view(np.uint32))
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    h=st.integers(1, 70),
+    w=st.integers(1, 70),
+    channels=st.sampled_from([None, 1, 3, 4]),
+    step=st.integers(1, 3),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_looked_up_levels_are_the_computed_ones(h, w, channels, step, seed):
+    """Any uint8 picture (odd sizes: numpy's vector loops and their tails; strided views),
+    looked up, has the bits of the gamma computed per pixel."""
+    shape = (h, w) if channels is None else (h, w, channels)
+    top = np.random.default_rng(seed).integers(0, 256, shape, dtype=np.uint8)[::step, ::step]
+    assert _same_bits(to_linear(top), _linear(top))
+    assert _same_bits(levels_of(top), to_levels(_linear(top)))
+
+
+def test_every_value_is_looked_up_as_computed():
+    """All 256 values, in a picture the size of the top view (216 × 216 × 3)."""
+    top = np.resize(np.arange(256, dtype=np.uint8), (216, 216, 3))
+    assert _same_bits(to_linear(top), _linear(top))
+    assert _same_bits(levels_of(top), to_levels(_linear(top)))
+
+
+def test_other_pictures_are_computed():
+    """Floats, and uint8 with one channel axis or more than 4 channels, are computed as before."""
+    f = np.random.default_rng(1).random((5, 6, 3)).astype(np.float32) * 255
+    assert _same_bits(to_linear(f), _linear(f))
+    many = np.random.default_rng(2).integers(0, 256, (4, 4, 6), dtype=np.uint8)
+    assert _same_bits(to_linear(many), _linear(many))
+    assert _same_bits(levels_of(many), to_levels(_linear(many)))
+    one = np.random.default_rng(3).integers(0, 256, (4, 5, 1), dtype=np.uint8)
+    assert _same_bits(to_linear(one), _linear(one))
