@@ -3,10 +3,12 @@ bit for bit."""
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from vision.board_fast import box_of, components
 from vision.board_surface import _linear, levels_of, to_levels, to_linear
 
 
@@ -47,3 +49,27 @@ def test_other_pictures_are_computed():
     assert _same_bits(levels_of(many), to_levels(_linear(many)))
     one = np.random.default_rng(3).integers(0, 256, (4, 5, 1), dtype=np.uint8)
     assert _same_bits(to_linear(one), _linear(one))
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    h=st.integers(1, 120),
+    w=st.integers(1, 120),
+    blur=st.floats(0.0, 5.0),
+    fill=st.floats(0.0, 1.0),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_components_are_opencvs(h, w, blur, fill, seed):
+    """The labels and areas of `components`, and each region's `box_of`, are
+    ``cv2.connectedComponentsWithStats``' (8-connected), on blobs and on speckle."""
+    noise = np.random.default_rng(seed).random((h, w)).astype(np.float32)
+    if blur > 0.3:
+        noise = cv2.GaussianBlur(noise, (0, 0), blur)
+    mask = (noise < np.quantile(noise, fill)).astype(np.uint8)
+    want_count, want_labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    count, labels, areas = components(mask)
+    assert count == want_count
+    assert np.array_equal(labels, want_labels)
+    assert np.array_equal(areas, stats[:, cv2.CC_STAT_AREA])
+    for k in range(1, count):
+        assert box_of(labels == k) == tuple(int(v) for v in stats[k, :4])

@@ -31,7 +31,15 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
-from vision.board_fast import channel_max, channel_min, column_var, median, sorted_median, split_quantiles
+from vision.board_fast import (
+    channel_max,
+    channel_min,
+    column_var,
+    components,
+    median,
+    sorted_median,
+    split_quantiles,
+)
 from vision.board_gaps import HUE_LAMP, mean3, spanned_gaps
 from vision.board_geometry import SIZE, BoardGeometry
 from vision.board_glare import MAX_SPOTS, MIN_AMPLITUDE, Spot, fit_spots, spot_map
@@ -806,8 +814,8 @@ def _shadowed(
 
 def _big_regions(mask: np.ndarray, ppu: int) -> np.ndarray:
     """The connected regions of ``mask`` at least HAND_PART big (part of a hand may be one)."""
-    _, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
-    big = stats[:, cv2.CC_STAT_AREA] >= HAND_PART * ppu * ppu
+    _, labels, areas = components(mask.astype(np.uint8))
+    big = areas >= HAND_PART * ppu * ppu
     big[0] = False
     return big[labels]
 
