@@ -73,3 +73,61 @@ def test_components_are_opencvs(h, w, blur, fill, seed):
     assert np.array_equal(areas, stats[:, cv2.CC_STAT_AREA])
     for k in range(1, count):
         assert box_of(labels == k) == tuple(int(v) for v in stats[k, :4])
+
+
+def _in_palettes_plain(levels, labels, stats, big, core_all, nearest, reach, sticker=None):
+    """`_in_palettes` as `_under_hands` took it before: one hand at a time, in its box."""
+    from vision.board_surface import PALETTE_BINS, PALETTE_MIN, SHADES, _widen, colour_bins
+
+    nb = PALETTE_BINS
+    flat = colour_bins(levels)
+    same = np.zeros(labels.shape, bool)
+    h, w = labels.shape
+    for k in big:
+        x, y, bw, bh = (int(v) for v in stats[k, :4])
+        y0, y1, x0, x1 = max(0, y - reach), min(h, y + bh + reach), max(0, x - reach), min(w, x + bw + reach)
+        blob = labels[y0:y1, x0:x1] == k
+        core = core_all[y0:y1, x0:x1] & blob
+        if sticker is not None:
+            core &= ~sticker[y0:y1, x0:x1]
+        seen = np.compress(core.ravel(), levels[y0:y1, x0:x1].reshape(core.size, -1), axis=0)
+        shades = np.concatenate([seen * f for f in SHADES])
+        counts = np.bincount(colour_bins(shades), minlength=nb**3)
+        palette = _widen((counts >= PALETTE_MIN).reshape(nb, nb, nb))
+        near = nearest[y0:y1, x0:x1]
+        mine = near == near[blob][0]
+        same[y0:y1, x0:x1] |= mine & palette.ravel()[flat[y0:y1, x0:x1]]
+    return same
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    n=st.sampled_from([48, 72, 216]),
+    blur=st.floats(1.0, 6.0),
+    fill=st.floats(0.05, 0.6),
+    stickers=st.booleans(),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_palettes_of_all_hands_at_once_are_one_at_a_time(n, blur, fill, stickers, seed):
+    """The hands' palettes looked up all at once give the pixels the one-at-a-time form gave,
+    for any number of hand-sized blobs, dimmed core pixels and stickers."""
+    from vision.board_surface import REACH, Hands, _in_palettes
+
+    rng = np.random.default_rng(seed)
+    ppu = n // 9
+    noise = cv2.GaussianBlur(rng.random((n, n)).astype(np.float32), (0, 0), blur)
+    foreign = noise < np.quantile(noise, fill)
+    dimmed = rng.random((n, n)) < 0.1
+    hands = Hands.of(foreign, dimmed, ppu)
+    if not len(hands.big):
+        return
+    # Colours that vary smoothly (a hand's shading) with noise, in 0–255 levels.
+    base = cv2.GaussianBlur(rng.random((n, n, 3)).astype(np.float32), (0, 0), 4) * 255
+    levels = np.clip(base + rng.normal(0, 6, (n, n, 3)), 0, 255).astype(np.float32)
+    _, nearest = cv2.distanceTransformWithLabels(
+        (~hands.mask).astype(np.uint8), cv2.DIST_L2, 3, labelType=cv2.DIST_LABEL_CCOMP
+    )
+    sticker = (rng.random((n, n)) < 0.2) if stickers else None
+    reach = round(REACH * ppu) + 2
+    args = (levels, hands.labels, hands.stats, hands.big, hands.core, nearest, reach, sticker)
+    assert np.array_equal(_in_palettes(*args), _in_palettes_plain(*args))

@@ -885,37 +885,10 @@ def _under_hands(
     closed = _closing(blobs, disc) & ~foreign
     # The palettes: colours each hand shows in its core, give or take one bin per channel.
     # Each pixel is compared with the palette of the hand nearest to it.
-    nb = PALETTE_BINS
-    flat = colour_bins(levels)
     dist, nearest = cv2.distanceTransformWithLabels(
         (~blobs).astype(np.uint8), cv2.DIST_L2, 3, labelType=cv2.DIST_LABEL_CCOMP
     )
-    same = np.zeros(foreign.shape, bool)
-    h, w = foreign.shape
-    reach = round(REACH * ppu) + 2  # more than PALETTE_ERODE
-    for k in big:
-        # Work inside the blob's box, widened by how far its palette may reach.
-        x, y, bw, bh = (int(v) for v in stats[k, :4])
-        y0, y1, x0, x1 = max(0, y - reach), min(h, y + bh + reach), max(0, x - reach), min(w, x + bw + reach)
-        blob = labels[y0:y1, x0:x1] == k
-        # Its core: `Hands.core` (the hands eroded together) on the blob is the blob eroded
-        # alone, as the box holds every pixel its erosion reads: a pixel whose PALETTE_ERODE
-        # neighbourhood is all hand is all of one hand (a square of pixels is connected).
-        core = hands.core[y0:y1, x0:x1] & blob
-        if sticker is not None:
-            # A piece's white paper and black ink under the fingers are not the hand's colours.
-            core &= ~sticker[y0:y1, x0:x1]
-        # A hand is shaded: the same skin a little brighter or darker is still the hand.
-        seen = np.compress(
-            core.ravel(), levels[y0:y1, x0:x1].reshape(core.size, -1), axis=0
-        )  # [core], faster
-        shades = np.concatenate([seen * f for f in SHADES])
-        counts = np.bincount(colour_bins(shades), minlength=nb**3)
-        palette = (counts >= PALETTE_MIN).reshape(nb, nb, nb)
-        palette = _widen(palette)
-        near = nearest[y0:y1, x0:x1]
-        mine = near == near[blob][0]
-        same[y0:y1, x0:x1] |= mine & palette.ravel()[flat[y0:y1, x0:x1]]
+    same = _in_palettes(levels, labels, stats, big, hands.core, nearest, round(REACH * ppu) + 2, sticker)
     # The palette is the whole hand's; next to where it shows, a hand is no brighter than it
     # shows there (vision.board_near_colour). Not judged: pixels under a lamp's light, which
     # brightens them, and the hand's blurred outline, a mix of hand and board (its rings are
@@ -964,6 +937,65 @@ def _under_hands(
     if parts_out is not None:
         parts_out.append(parts | unseen)  # hidden as a hand part or washed out, not by colour
     return closed | _grown(blobs | parts, same, ppu) | parts
+
+
+def _in_palettes(
+    levels: np.ndarray,
+    labels: np.ndarray,
+    stats: np.ndarray,
+    big: np.ndarray,
+    core: np.ndarray,
+    nearest: np.ndarray,
+    reach: int,
+    sticker: np.ndarray | None = None,
+) -> np.ndarray:
+    """The pixels whose colour is in the palette of the hand nearest to them, within
+    ``reach`` px of that hand's box: `Hands` ``labels``, ``stats``, ``big`` and ``core``;
+    ``nearest``: the label of the nearest hand pixel's component (``cv2.DIST_LABEL_CCOMP``);
+    ``sticker``: a piece's sticker under the fingers, whose white paper and black ink are not
+    the hand's colours. A palette holds the colours of the hand's core, shaded (SHADES: the
+    same skin a little brighter or darker is still the hand), in bins of PALETTE_BIN levels
+    with PALETTE_MIN pixels or more, and the bins next to them (`_widen`).
+
+    All hands at once: their colours counted in one `np.bincount` (a hand's bins offset by
+    its place in ``big``), and each pixel looks its colour up in the palette of the hand it
+    is nearest to, if within that hand's box. The same pixels as taking the hands one at a
+    time, each in its own box (tests/test_board_speed_22.py keeps that form): a pixel is
+    nearest to one component of one hand, and a hand's core is the core's pixels in its
+    label (`Hands.core`: a pixel whose PALETTE_ERODE neighbourhood is all hand is all of one
+    hand)."""
+    nb = PALETTE_BINS
+    h, w = labels.shape
+    # Each hand's index in ``big`` per label (-1: not a hand).
+    index = np.full(len(stats), -1, np.intp)
+    index[big] = np.arange(len(big))
+    own = core if sticker is None else core & ~sticker
+    ys, xs = np.nonzero(own)
+    hand = index[labels[ys, xs]]
+    keep = hand >= 0
+    seen, hand = levels[ys[keep], xs[keep]], hand[keep]
+    shades = np.concatenate([seen * f for f in SHADES])
+    counts = np.bincount(np.tile(hand, len(SHADES)) * nb**3 + colour_bins(shades), minlength=len(big) * nb**3)
+    palettes = _widen((counts >= PALETTE_MIN).reshape(len(big), nb, nb, nb)).reshape(len(big), nb**3)
+    # The component of ``nearest`` each hand is: the one at its first pixel (row-major; in
+    # its top row, the first of its pixels), as `near[blob][0]` in the hand's box. A hand's
+    # other components, if the labelling of ``nearest`` splits one, are no hand's.
+    x, y, bw, bh = (stats[big, i] for i in range(4))
+    first_x = np.argmax(labels[y] == big[:, None], axis=1)
+    component = np.full(int(nearest.max()) + 1, -1, np.int32)
+    component[nearest[y, first_x]] = np.arange(len(big))
+    k = component[nearest]
+    # Within that hand's box, widened by ``reach``.
+    x0, x1 = np.maximum(0, x - reach), np.minimum(w, x + bw + reach)
+    y0, y1 = np.maximum(0, y - reach), np.minimum(h, y + bh + reach)
+    inside = np.zeros((h, w), bool)
+    for j in range(len(big)):
+        box = slice(y0[j], y1[j]), slice(x0[j], x1[j])
+        inside[box] |= k[box] == j
+    at = np.flatnonzero(inside)
+    out = np.zeros((h, w), bool)
+    out.ravel()[at] = palettes.ravel()[k.ravel()[at] * nb**3 + colour_bins(levels.reshape(h * w, -1)[at])]
+    return out
 
 
 def _closing(mask: np.ndarray, kernel: np.ndarray) -> np.ndarray:
@@ -1057,7 +1089,7 @@ def _widen(palette: np.ndarray) -> np.ndarray:
     neighbours in colour space. A hand's palette holds a few hundred of the 32,768 bins:
     each of them marks itself and its neighbours, by flat index (cheaper than dilating the
     whole cube, the same bins)."""
-    nb = palette.shape[0]
+    nb = palette.shape[-1]  # (bins × bins × bins), or hands × that
     at = np.flatnonzero(palette)
     out = np.zeros(palette.size, bool)
     out[at] = True
