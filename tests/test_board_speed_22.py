@@ -131,3 +131,15 @@ def test_palettes_of_all_hands_at_once_are_one_at_a_time(n, blur, fill, stickers
     reach = round(REACH * ppu) + 2
     args = (levels, hands.labels, hands.stats, hands.big, hands.core, nearest, reach, sticker)
     assert np.array_equal(_in_palettes(*args), _in_palettes_plain(*args))
+
+
+@settings(max_examples=200, deadline=None)
+@given(count=st.integers(1, 300), n=st.integers(0, 5000), seed=st.integers(0, 2**32 - 1))
+def test_flags_set_by_repeated_labels_are_the_unique_ones(count, n, seed):
+    """``hit[labels] = True`` sets the flags ``hit[np.unique(labels)] = True`` set (the
+    label flags of board_hands, board_hand_step and `_shadowed`, without the sort)."""
+    labels = np.random.default_rng(seed).integers(0, count, n).astype(np.int32)
+    want, got = np.zeros(count, bool), np.zeros(count, bool)
+    want[np.unique(labels)] = True
+    got[labels] = True
+    assert np.array_equal(got, want)

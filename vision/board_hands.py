@@ -319,7 +319,7 @@ def _labels_near(
         return hit
     box = _box_around(pixels, radius)
     grown = _grown_by(mask[box], radius) > 0
-    hit[np.unique(lab[box][grown & pixels[box]])] = True
+    hit[lab[box][grown & pixels[box]]] = True
     hit[0] = False
     return hit & wanted
 
@@ -327,7 +327,7 @@ def _labels_near(
 def _labels_in(lab: np.ndarray, mask: np.ndarray, count: int) -> np.ndarray:
     """Per label of ``lab`` (0 = none): whether any of its pixels lies in ``mask``."""
     hit = np.zeros(count, bool)
-    hit[np.unique(lab[mask])] = True
+    hit[lab[mask]] = True  # repeats and all: the flags of np.unique's labels, without its sort
     hit[0] = False
     return hit
 

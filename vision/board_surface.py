@@ -797,7 +797,7 @@ def _shadowed(
         _bridged(shadowish, log_dim, line).astype(np.uint8), connectivity=8
     )
     lit = np.zeros(count, bool)
-    lit[np.unique(labels[across & shadowish])] = True
+    lit[labels[across & shadowish]] = True  # repeats and all: np.unique's flags, without its sort
     lit[0] = False
     across |= lit[labels]
     # Under strong lamp light (``washed``) the board's colours wash out, and a dark cloth, lit
