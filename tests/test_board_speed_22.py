@@ -143,3 +143,15 @@ def test_flags_set_by_repeated_labels_are_the_unique_ones(count, n, seed):
     want[np.unique(labels)] = True
     got[labels] = True
     assert np.array_equal(got, want)
+
+
+@settings(max_examples=200, deadline=None)
+@given(h=st.integers(1, 60), w=st.integers(1, 60), count=st.integers(1, 200), seed=st.integers(0, 2**32 - 1))
+def test_hands_by_table_are_isin(h, w, count, seed):
+    """`dimmed_hand_parts`' hand pixels by a table of the labels are ``np.isin(labels, hands)``."""
+    rng = np.random.default_rng(seed)
+    labels = rng.integers(0, count, (h, w)).astype(np.int32)
+    hands = np.unique(rng.integers(1, count + 1, rng.integers(1, 20)))
+    table = np.zeros(max(int(labels.max()), int(np.max(hands))) + 1, bool)
+    table[hands] = True
+    assert np.array_equal(table[labels], np.isin(labels, hands))

@@ -264,7 +264,10 @@ def dimmed_hand_parts(
     # that looks dimmed, one or two pixels wide: a hand part is wider than that.
     body = cv2.erode(shade.astype(np.uint8), np.ones((2 * PART_WIDTH + 1,) * 2, np.uint8)) > 0
     wide = np.bincount(lab[body], minlength=count) >= PART_PIXELS
-    blobs = np.isin(labels, hands)
+    # np.isin(labels, hands), by a table of the labels (np.isin sorts or compares them all).
+    is_hand = np.zeros(max(int(labels.max()), int(np.max(hands))) + 1, bool)
+    is_hand[hands] = True
+    blobs = is_hand[labels]
     ppu = shade.shape[0] // 9
     reach = round(SHADOW_REACH * ppu)
     # The foreign regions of one hand are cut apart by the grid lines: joined across them.
