@@ -181,3 +181,20 @@ def channel_min(a: np.ndarray) -> np.ndarray:
 def channel_max(a: np.ndarray) -> np.ndarray:
     """``a.max(axis=-1)`` for colours, the same values (see `channel_min`)."""
     return np.maximum(np.maximum(a[..., 0], a[..., 1]), a[..., 2])
+
+
+def components(mask: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
+    """``cv2.connectedComponentsWithStats(mask, connectivity=8)``'s count, labels and areas
+    (its stats' CC_STAT_AREA column) for a uint8 ``mask``: the same labels, from
+    ``cv2.connectedComponents``, and the areas counted from them. OpenCV's stats (boxes and
+    centroids) cost about 0.25 ms a call on the top view whatever it holds, the labels alone a
+    sixth of that; most callers ask only for the areas (`box_of` gives one region's box)."""
+    count, labels = cv2.connectedComponents(mask, connectivity=8)
+    return count, labels, np.bincount(labels.ravel(), minlength=count)
+
+
+def box_of(region: np.ndarray) -> tuple[int, int, int, int]:
+    """The bounding box (x, y, width, height) of the True pixels of ``region`` (not empty),
+    as ``cv2.connectedComponentsWithStats`` gives a component's (CC_STAT_LEFT … HEIGHT)."""
+    rows, cols = np.flatnonzero(region.any(axis=1)), np.flatnonzero(region.any(axis=0))
+    return int(cols[0]), int(rows[0]), int(cols[-1] - cols[0] + 1), int(rows[-1] - rows[0] + 1)

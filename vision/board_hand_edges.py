@@ -28,7 +28,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.board_fast import share
+from vision.board_fast import components, share
 
 MIN_PIECE = 5  # px: a seen stretch of outline shorter than this gives no direction to trust
 STRAIGHT = 1.2  # px: rms distance of a stretch's pixels from its line (a stretch is straight)
@@ -94,7 +94,7 @@ def outline_pieces(
     if found is None:
         return []
     edge, out_x, out_y, (x0, y0) = found
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(edge.astype(np.uint8), connectivity=8)
+    count, labels, areas = components(edge.astype(np.uint8))
     if count <= 1:
         return []
     ys, xs = np.nonzero(edge)
@@ -103,7 +103,7 @@ def outline_pieces(
     bounds = np.searchsorted(lab[order], np.arange(1, count + 1))
     pieces: list[OutlinePiece] = []
     for k in range(1, count):
-        if stats[k, cv2.CC_STAT_AREA] < min_area:
+        if areas[k] < min_area:
             continue
         idx = order[bounds[k - 1] : bounds[k]]
         pts = np.stack([xs[idx] + x0, ys[idx] + y0], axis=1).astype(np.float64)

@@ -118,7 +118,9 @@ def step_bounded(
     smooth = np.zeros(count, bool)
     compared = np.zeros(count, bool)  # a patch touching the hand only within NEAR px: left alone
     at = hidden & (dist <= CONTACT)
-    touching[np.unique(labels[at])] = True
+    # Flags set by the labels as they come, repeats and all: the same flags as setting them
+    # by np.unique's labels, without its sort.
+    touching[labels[at]] = True
     cmp = at & (dist >= NEAR)
     ys, xs = np.nonzero(cmp)
     if len(ys):
@@ -127,10 +129,10 @@ def step_bounded(
         known = n_in[hy, hx] >= MIN_INSIDE
         step = np.abs(board[ys, xs] - hand[hy, hx]).max(axis=1)
         small = ~known | (step < STEP)
-        smooth[np.unique(labels[ys[small], xs[small]])] = True
-        compared[np.unique(labels[ys, xs])] = True
+        smooth[labels[ys[small], xs[small]]] = True
+        compared[labels[ys, xs]] = True
     spoilt = np.zeros(count, bool)
-    spoilt[np.unique(labels[other & joined])] = True
+    spoilt[labels[other & joined]] = True
     free = touching & compared & ~smooth & ~spoilt
     free[0] = False
     out[box] = free[labels] & hidden

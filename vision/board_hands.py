@@ -264,7 +264,10 @@ def dimmed_hand_parts(
     # that looks dimmed, one or two pixels wide: a hand part is wider than that.
     body = cv2.erode(shade.astype(np.uint8), np.ones((2 * PART_WIDTH + 1,) * 2, np.uint8)) > 0
     wide = np.bincount(lab[body], minlength=count) >= PART_PIXELS
-    blobs = np.isin(labels, hands)
+    # np.isin(labels, hands), by a table of the labels (np.isin sorts or compares them all).
+    is_hand = np.zeros(max(int(labels.max()), int(np.max(hands))) + 1, bool)
+    is_hand[hands] = True
+    blobs = is_hand[labels]
     ppu = shade.shape[0] // 9
     reach = round(SHADOW_REACH * ppu)
     # The foreign regions of one hand are cut apart by the grid lines: joined across them.
@@ -319,7 +322,7 @@ def _labels_near(
         return hit
     box = _box_around(pixels, radius)
     grown = _grown_by(mask[box], radius) > 0
-    hit[np.unique(lab[box][grown & pixels[box]])] = True
+    hit[lab[box][grown & pixels[box]]] = True
     hit[0] = False
     return hit & wanted
 
@@ -327,7 +330,7 @@ def _labels_near(
 def _labels_in(lab: np.ndarray, mask: np.ndarray, count: int) -> np.ndarray:
     """Per label of ``lab`` (0 = none): whether any of its pixels lies in ``mask``."""
     hit = np.zeros(count, bool)
-    hit[np.unique(lab[mask])] = True
+    hit[lab[mask]] = True  # repeats and all: the flags of np.unique's labels, without its sort
     hit[0] = False
     return hit
 

@@ -33,7 +33,7 @@ from typing import Any, Literal
 import cv2
 import numpy as np
 
-from vision.board_fast import median
+from vision.board_fast import box_of, components, median
 from vision.board_geometry import ALL_SQUARES, SIZE, square_index
 from vision.board_squares import BoardLight
 from vision.board_surface import Surface
@@ -264,7 +264,7 @@ def find_regions(
     kernel = np.ones((JOIN_PX, JOIN_PX), np.uint8)
     joined = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_CLOSE, kernel) > 0
     joined &= ~outside
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(joined.astype(np.uint8), connectivity=8)
+    count, labels, _ = components(joined.astype(np.uint8))
     border = np.zeros((n, n), bool)
     border[:EDGE_PX], border[-EDGE_PX:], border[:, :EDGE_PX], border[:, -EDGE_PX:] = True, True, True, True
     near_outside = cv2.dilate(outside.astype(np.uint8), np.ones((2 * EDGE_PX + 1,) * 2, np.uint8)) > 0
@@ -283,7 +283,7 @@ def find_regions(
         core = tuple(ALL_SQUARES[i] for i in sorted(set(np.flatnonzero(cover >= CORE)) | most))
         board_edge = bool((component & border).any())
         frame_edge = bool((component & near_outside).any())
-        w, h = int(stats[k, cv2.CC_STAT_WIDTH]), int(stats[k, cv2.CC_STAT_HEIGHT])
+        _, _, w, h = box_of(component)
         # Compact: fills its bounding box like a disc does (π/4) and is no longer than wide.
         compact = max(w, h) <= 1.4 * ppu and max(w, h) <= 2 * min(w, h)
         lit_share = float(lit[own].mean())

@@ -40,6 +40,7 @@ from vision.board_surface import (
     free_fraction,
     judge_spots,
     lamp_light,
+    levels_of,
     predict,
     spot_map,
 )
@@ -276,7 +277,7 @@ def judge_squares(
     judged = ~view.line & ~pieces & (brightest > 0) & (brightest < 250)
     saturated = ~view.line & ~pieces & (brightest >= 250)
     light = board_light(lin, masks, ok, view, judged, saturated, geometry, pieces)
-    surface = analyse(lin, light.predicted, light.known, light.lamp, pieces, view)
+    surface = analyse(lin, light.predicted, light.known, light.lamp, pieces, view, levels_of(top))
     if look is not None:
         look(surface, light, lin)
     if surface.noise > NOISE_CEILING:

@@ -31,7 +31,15 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
-from vision.board_fast import channel_max, channel_min, column_var, median, sorted_median, split_quantiles
+from vision.board_fast import (
+    channel_max,
+    channel_min,
+    column_var,
+    components,
+    median,
+    sorted_median,
+    split_quantiles,
+)
 from vision.board_gaps import HUE_LAMP, mean3, spanned_gaps
 from vision.board_geometry import SIZE, BoardGeometry
 from vision.board_glare import MAX_SPOTS, MIN_AMPLITUDE, Spot, fit_spots, spot_map
@@ -102,7 +110,17 @@ SECOND_GREY = 0.5  # ... searched for only where this share of the usable board'
 
 
 def to_linear(top: np.ndarray) -> np.ndarray:
-    """uint8 BGR → linear RGB floats (a 2.2 gamma: close enough to sRGB for ratios)."""
+    """uint8 BGR → linear RGB floats (a 2.2 gamma: close enough to sRGB for ratios).
+
+    A uint8 picture's pixels are looked up in `_LINEAR_LUT` (`_linear` of its 256 values):
+    the same numbers, without a power per pixel."""
+    if _lookup(top):
+        return cv2.LUT(top, _LINEAR_LUT)
+    return _linear(top)
+
+
+def _linear(top: np.ndarray) -> np.ndarray:
+    """`to_linear` computed: ``(top / 255) ** 2.2`` in float32."""
     return (top.astype(np.float32) / 255.0) ** 2.2
 
 
@@ -117,6 +135,34 @@ def to_levels(lin: np.ndarray) -> np.ndarray:
     np.power(out, 1 / 2.2, out=out)
     out *= 255.0
     return out
+
+
+def levels_of(top: np.ndarray) -> np.ndarray:
+    """``to_levels(to_linear(top))``: a picture's 0–255 levels as the board model sees them
+    (the gamma there and back, in float32). For a uint8 picture, looked up in `_LEVELS_LUT`."""
+    if _lookup(top):
+        return cv2.LUT(top, _LEVELS_LUT)
+    return to_levels(to_linear(top))
+
+
+def _lookup(top: np.ndarray) -> bool:
+    """Can ``top`` be looked up per pixel by `cv2.LUT` in its own shape (uint8, one channel
+    as rows × columns, or 2–4 channels: OpenCV gives a lone channel axis back without it)?"""
+    return (
+        isinstance(top, np.ndarray)
+        and top.dtype == np.uint8
+        and top.size > 0
+        and (top.ndim == 2 or (top.ndim == 3 and 2 <= top.shape[2] <= 4))
+    )
+
+
+# `_linear` and `to_levels` of each of the 256 values of a uint8 pixel. numpy's power works a
+# value at a time, so a value gets the same bits in this table as anywhere in a picture
+# (tests/test_board_speed_22.py checks the tables against the computed forms).
+_LINEAR_LUT = _linear(np.arange(256, dtype=np.uint8))
+_LEVELS_LUT = to_levels(_LINEAR_LUT)
+_LINEAR_LUT.setflags(write=False)
+_LEVELS_LUT.setflags(write=False)
 
 
 @dataclass(frozen=True)
@@ -455,12 +501,14 @@ def analyse(
     lamp: np.ndarray,
     pieces: np.ndarray,
     view: View,
+    levels: np.ndarray | None = None,
 ) -> Surface:
     """Sort the pixels of a top view (linear ``lin``) given bare board's predicted colour
     ``pred`` (where ``known``), the modelled lamp light ``lamp`` (linear, per pixel) and the
-    footprint of the decoded ``pieces``."""
+    footprint of the decoded ``pieces``. ``levels``: ``to_levels(lin)`` if already made
+    (`levels_of` the top view)."""
     ppu = view.ppu
-    top_levels = to_levels(lin)
+    top_levels = to_levels(lin) if levels is None else levels
     outside = cmax(top_levels) <= 0.5
     saturated = top_levels >= SATURATED
     any_sat = saturated[..., 0] | saturated[..., 1] | saturated[..., 2]
@@ -749,7 +797,7 @@ def _shadowed(
         _bridged(shadowish, log_dim, line).astype(np.uint8), connectivity=8
     )
     lit = np.zeros(count, bool)
-    lit[np.unique(labels[across & shadowish])] = True
+    lit[labels[across & shadowish]] = True  # repeats and all: np.unique's flags, without its sort
     lit[0] = False
     across |= lit[labels]
     # Under strong lamp light (``washed``) the board's colours wash out, and a dark cloth, lit
@@ -766,8 +814,8 @@ def _shadowed(
 
 def _big_regions(mask: np.ndarray, ppu: int) -> np.ndarray:
     """The connected regions of ``mask`` at least HAND_PART big (part of a hand may be one)."""
-    _, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
-    big = stats[:, cv2.CC_STAT_AREA] >= HAND_PART * ppu * ppu
+    _, labels, areas = components(mask.astype(np.uint8))
+    big = areas >= HAND_PART * ppu * ppu
     big[0] = False
     return big[labels]
 
@@ -837,37 +885,10 @@ def _under_hands(
     closed = _closing(blobs, disc) & ~foreign
     # The palettes: colours each hand shows in its core, give or take one bin per channel.
     # Each pixel is compared with the palette of the hand nearest to it.
-    nb = PALETTE_BINS
-    flat = colour_bins(levels)
     dist, nearest = cv2.distanceTransformWithLabels(
         (~blobs).astype(np.uint8), cv2.DIST_L2, 3, labelType=cv2.DIST_LABEL_CCOMP
     )
-    same = np.zeros(foreign.shape, bool)
-    h, w = foreign.shape
-    reach = round(REACH * ppu) + 2  # more than PALETTE_ERODE
-    for k in big:
-        # Work inside the blob's box, widened by how far its palette may reach.
-        x, y, bw, bh = (int(v) for v in stats[k, :4])
-        y0, y1, x0, x1 = max(0, y - reach), min(h, y + bh + reach), max(0, x - reach), min(w, x + bw + reach)
-        blob = labels[y0:y1, x0:x1] == k
-        # Its core: `Hands.core` (the hands eroded together) on the blob is the blob eroded
-        # alone, as the box holds every pixel its erosion reads: a pixel whose PALETTE_ERODE
-        # neighbourhood is all hand is all of one hand (a square of pixels is connected).
-        core = hands.core[y0:y1, x0:x1] & blob
-        if sticker is not None:
-            # A piece's white paper and black ink under the fingers are not the hand's colours.
-            core &= ~sticker[y0:y1, x0:x1]
-        # A hand is shaded: the same skin a little brighter or darker is still the hand.
-        seen = np.compress(
-            core.ravel(), levels[y0:y1, x0:x1].reshape(core.size, -1), axis=0
-        )  # [core], faster
-        shades = np.concatenate([seen * f for f in SHADES])
-        counts = np.bincount(colour_bins(shades), minlength=nb**3)
-        palette = (counts >= PALETTE_MIN).reshape(nb, nb, nb)
-        palette = _widen(palette)
-        near = nearest[y0:y1, x0:x1]
-        mine = near == near[blob][0]
-        same[y0:y1, x0:x1] |= mine & palette.ravel()[flat[y0:y1, x0:x1]]
+    same = _in_palettes(levels, labels, stats, big, hands.core, nearest, round(REACH * ppu) + 2, sticker)
     # The palette is the whole hand's; next to where it shows, a hand is no brighter than it
     # shows there (vision.board_near_colour). Not judged: pixels under a lamp's light, which
     # brightens them, and the hand's blurred outline, a mix of hand and board (its rings are
@@ -916,6 +937,65 @@ def _under_hands(
     if parts_out is not None:
         parts_out.append(parts | unseen)  # hidden as a hand part or washed out, not by colour
     return closed | _grown(blobs | parts, same, ppu) | parts
+
+
+def _in_palettes(
+    levels: np.ndarray,
+    labels: np.ndarray,
+    stats: np.ndarray,
+    big: np.ndarray,
+    core: np.ndarray,
+    nearest: np.ndarray,
+    reach: int,
+    sticker: np.ndarray | None = None,
+) -> np.ndarray:
+    """The pixels whose colour is in the palette of the hand nearest to them, within
+    ``reach`` px of that hand's box: `Hands` ``labels``, ``stats``, ``big`` and ``core``;
+    ``nearest``: the label of the nearest hand pixel's component (``cv2.DIST_LABEL_CCOMP``);
+    ``sticker``: a piece's sticker under the fingers, whose white paper and black ink are not
+    the hand's colours. A palette holds the colours of the hand's core, shaded (SHADES: the
+    same skin a little brighter or darker is still the hand), in bins of PALETTE_BIN levels
+    with PALETTE_MIN pixels or more, and the bins next to them (`_widen`).
+
+    All hands at once: their colours counted in one `np.bincount` (a hand's bins offset by
+    its place in ``big``), and each pixel looks its colour up in the palette of the hand it
+    is nearest to, if within that hand's box. The same pixels as taking the hands one at a
+    time, each in its own box (tests/test_board_speed_22.py keeps that form): a pixel is
+    nearest to one component of one hand, and a hand's core is the core's pixels in its
+    label (`Hands.core`: a pixel whose PALETTE_ERODE neighbourhood is all hand is all of one
+    hand)."""
+    nb = PALETTE_BINS
+    h, w = labels.shape
+    # Each hand's index in ``big`` per label (-1: not a hand).
+    index = np.full(len(stats), -1, np.intp)
+    index[big] = np.arange(len(big))
+    own = core if sticker is None else core & ~sticker
+    ys, xs = np.nonzero(own)
+    hand = index[labels[ys, xs]]
+    keep = hand >= 0
+    seen, hand = levels[ys[keep], xs[keep]], hand[keep]
+    shades = np.concatenate([seen * f for f in SHADES])
+    counts = np.bincount(np.tile(hand, len(SHADES)) * nb**3 + colour_bins(shades), minlength=len(big) * nb**3)
+    palettes = _widen((counts >= PALETTE_MIN).reshape(len(big), nb, nb, nb)).reshape(len(big), nb**3)
+    # The component of ``nearest`` each hand is: the one at its first pixel (row-major; in
+    # its top row, the first of its pixels), as `near[blob][0]` in the hand's box. A hand's
+    # other components, if the labelling of ``nearest`` splits one, are no hand's.
+    x, y, bw, bh = (stats[big, i] for i in range(4))
+    first_x = np.argmax(labels[y] == big[:, None], axis=1)
+    component = np.full(int(nearest.max()) + 1, -1, np.int32)
+    component[nearest[y, first_x]] = np.arange(len(big))
+    k = component[nearest]
+    # Within that hand's box, widened by ``reach``.
+    x0, x1 = np.maximum(0, x - reach), np.minimum(w, x + bw + reach)
+    y0, y1 = np.maximum(0, y - reach), np.minimum(h, y + bh + reach)
+    inside = np.zeros((h, w), bool)
+    for j in range(len(big)):
+        box = slice(y0[j], y1[j]), slice(x0[j], x1[j])
+        inside[box] |= k[box] == j
+    at = np.flatnonzero(inside)
+    out = np.zeros((h, w), bool)
+    out.ravel()[at] = palettes.ravel()[k.ravel()[at] * nb**3 + colour_bins(levels.reshape(h * w, -1)[at])]
+    return out
 
 
 def _closing(mask: np.ndarray, kernel: np.ndarray) -> np.ndarray:
@@ -1009,7 +1089,7 @@ def _widen(palette: np.ndarray) -> np.ndarray:
     neighbours in colour space. A hand's palette holds a few hundred of the 32,768 bins:
     each of them marks itself and its neighbours, by flat index (cheaper than dilating the
     whole cube, the same bins)."""
-    nb = palette.shape[0]
+    nb = palette.shape[-1]  # (bins × bins × bins), or hands × that
     at = np.flatnonzero(palette)
     out = np.zeros(palette.size, bool)
     out[at] = True
