@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import threading
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -15,6 +14,7 @@ from hardware.gpio_buttons import GpioButtonSource
 from hardware.pinmap import PinMap
 from referee.contests import ContestSettings
 from referee.daemon import Referee
+from tests.own_loop import run_own_loop
 
 FASTEST = {"game": "fastest", "variant": "standard", "players": ["Anne", "Marc", "Carl"], "options": {}}
 
@@ -51,12 +51,7 @@ def test_presses_with_given_ticks_decide_light_and_display(tmp_path: Path) -> No
         source.stop()
         return {"view": view, "lit": lit}
 
-    # A fresh thread owns its event loop (Playwright's sync API may hold this thread's loop).
-    results: list[dict] = []
-    worker = threading.Thread(target=lambda: results.append(asyncio.run(night())))
-    worker.start()
-    worker.join(30)
-    result = results[0]
+    result = run_own_loop(night())
     verdict = result["view"]["contest"]["last"]["verdict"]
     assert verdict["ranking"] == [["Marc"], ["Anne"], ["Carl"]]
     assert verdict["margins_ns"] == [50_000, 40_000], "the margins are the ticks' differences, exactly"
