@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from hardware.debounce import DebounceSettings
 from hardware.sound import SoundOutput
 from hardware.source import ButtonSource
 from hardware.virtual_keys import VirtualKeys
@@ -101,10 +100,8 @@ class Referee:
         self.board_camera: BoardCamera | None = None
         # The display's buttons on mocked GPIO; spaced so that a lagging request loses no press.
         self.virtual_keys: VirtualKeys | None = None
-        if self.virtual_buttons:
-            pinmap = getattr(source, "pinmap", None)
-            debounce = pinmap.debounce if pinmap is not None else DebounceSettings()
-            self.virtual_keys = VirtualKeys(source.drive, debounce)  # type: ignore[attr-defined]
+        if self.virtual_buttons:  # only GPIO on mock pins drives virtual buttons
+            self.virtual_keys = VirtualKeys(source.drive, source.pinmap.debounce)  # type: ignore[attr-defined]
 
     @property
     def virtual_buttons(self) -> bool:
