@@ -139,8 +139,7 @@ def fit_spots(
                 break
         # Start from the half-height area of the peak, then refine.
         half = ((smooth > amp / 2) & measured).astype(np.uint8)
-        _, labels = cv2.connectedComponents(half)
-        width = max(MIN_WIDTH * p, float(np.sqrt((labels == labels[cv, cu]).sum() / np.pi)) / 1.177)
+        width = max(MIN_WIDTH * p, float(np.sqrt(_area_around(half, cu, cv) / np.pi)) / 1.177)
         spot = _refine(rest, m, uu, vv, Spot(float(cu), float(cv), width, amp), p, least)
         if spot is not None and flank and 0 <= spot.u <= w and 0 <= spot.v <= h:
             spot = None  # a faint bump on the board is noise or a misfit, not a flank
@@ -163,12 +162,27 @@ def fit_spots(
     return [s._replace(u=s.u * SCALE, v=s.v * SCALE, width=s.width * SCALE) for s in found]
 
 
+def _area_around(mask: np.ndarray, u: int, v: int) -> int:
+    """The number of pixels in the 8-connected region of a uint8 0/1 ``mask`` holding (u, v),
+    as ``cv2.connectedComponents`` labels it (all the zeros, if (u, v) is one), without
+    labelling the whole view: a flood fill from (u, v), which changes ``mask``."""
+    if not mask[v, u]:
+        return int(np.count_nonzero(mask == 0))  # the background is one label
+    return int(cv2.floodFill(mask, None, (u, v), 2, 0, 0, 8)[0])
+
+
 def _tukey_step(J: np.ndarray, res: np.ndarray) -> np.ndarray | None:
     """One Gauss–Newton step for the Jacobian ``J`` and residuals ``res``, each residual
     weighted by Tukey's biweight (a robust scale from their median): a hand's edge or a
     sticker beside a reflection does not pull its fit. None if the system is singular."""
     scale = max(1.4826 * float(median(np.abs(res))), 0.004)
-    wt = np.maximum(1 - (res / (4.685 * scale)) ** 2, 0) ** 2  # np.clip(…, 0, None), less overhead
+    # ``np.maximum(1 - (res / (4.685 * scale)) ** 2, 0) ** 2`` (``** 2`` is ``x * x``) in
+    # one array: the same numbers.
+    wt = res / (4.685 * scale)
+    np.multiply(wt, wt, out=wt)
+    np.subtract(1, wt, out=wt)
+    np.maximum(wt, 0, out=wt)
+    np.multiply(wt, wt, out=wt)
     JW = J * wt[:, None]
     try:
         return np.linalg.solve(JW.T @ J + _ridge(J.shape[1]), JW.T @ res)
@@ -202,20 +216,28 @@ def _refine(
             return None
         du, dv, r2, seen = disc
         g = np.exp(-r2 / (2 * wd * wd))
-        ag = amp * g  # the products below associate from the left: the same numbers
+        ag = amp * g
         res = seen - ag
-        J = np.stack([g, ag * du / wd**2, ag * dv / wd**2, ag * r2 / wd**3], 1)
+        # The Jacobian's columns g, ag·du/wd², ag·dv/wd², ag·r2/wd³ written in place (the
+        # products associate from the left, as written out they would): the numbers
+        # ``np.stack`` of them gave, with fewer arrays made.
+        J = np.empty((g.size, 4), g.dtype)
+        J[:, 0] = g
+        for k, (x, d) in enumerate(((du, wd**2), (dv, wd**2), (r2, wd**3)), 1):
+            np.divide(np.multiply(ag, x, out=J[:, k]), d, out=J[:, k])
         step = _tukey_step(J, res)
         if step is None:
             return None
-        amp += float(step[0])
-        cu += float(step[1])
-        cv += float(step[2])
+        d_amp, d_u, d_v, d_wd = step.tolist()  # the float() of each
+        amp += d_amp
+        cu += d_u
+        cv += d_v
         # np.clip of a scalar, without its overhead (NaN stays NaN either way).
-        wd = min(max(wd + float(step[3]), 0.15 * p), MAX_WIDTH * p)
+        wd = min(max(wd + d_wd, 0.15 * p), MAX_WIDTH * p)
         if it > 3 and wd < MIN_WIDTH * p:
             return None
-        if float(np.abs(step[1:]).max()) < 0.05:
+        # ``np.abs(step[1:]).max() < 0.05``: a NaN fails both.
+        if abs(d_u) < 0.05 and abs(d_v) < 0.05 and abs(d_wd) < 0.05:
             break
     if amp < least or wd < MIN_WIDTH * p:
         return None
