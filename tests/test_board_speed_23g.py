@@ -256,6 +256,28 @@ def test_grey_excess_channel_by_channel_is_the_plain_one(h, w, spread, seed):
     assert _same(got[0], want[0]) and _same(got[1], want[1])
 
 
+@settings(max_examples=150, deadline=None)
+@given(
+    h=st.integers(1, 60),
+    w=st.integers(1, 60),
+    channels=st.integers(1, 5),
+    tiny=st.booleans(),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_light_taken_from_every_channel_is_numpys(h, w, channels, tiny, seed):
+    """`_less_light` is ``lin - lamp[..., None]``, also for subnormal light (a spot's far
+    skirt), zeros of either sign, infinities and NaN."""
+    from vision.board_squares import _less_light
+
+    rng = np.random.default_rng(seed)
+    lin = _linear_picture(rng, (h, w, channels), 1.5)
+    lamp = (rng.random((h, w)) * (1e-39 if tiny else 0.5)).astype(np.float32)
+    special = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1e-45, -1e-45], np.float32)
+    lin.ravel()[:: max(1, lin.size // 7)][:7] = special[: min(7, lin.size)]
+    lamp.ravel()[-min(7, lamp.size) :] = special[: min(7, lamp.size)]
+    assert _same(_less_light(lin, lamp), lin - lamp[..., None])
+
+
 @settings(max_examples=300, deadline=None)
 @given(
     h=st.integers(1, 110),
