@@ -80,6 +80,18 @@ def _bump(u: np.ndarray, v: np.ndarray, s: Spot) -> np.ndarray:
     return np.exp(-(along * along / (2 * long2) + across * across / (2 * short2)))
 
 
+def _grid_bump(shape: tuple[int, int], s: Spot) -> np.ndarray:
+    """``_bump`` over the whole ``_grid`` of a view of ``shape``: the same numbers. A round
+    spot's squared offsets are made once per column and per row and added over the view
+    (the same two squares summed at each pixel), not squared pixel by pixel."""
+    vv, uu = _grid(shape[0], shape[1])
+    if s.aspect != 1.0:
+        return _bump(uu, vv, s)
+    du, dv = uu[0] - s.u, vv[:, 0] - s.v
+    r2 = (du * du)[None, :] + (dv * dv)[:, None]
+    return np.exp(-r2 / (2 * s.width * s.width))
+
+
 def fit_spots(
     excess: np.ndarray, usable: np.ndarray, ppu: float, elliptic: bool = False, most: int = MAX_SPOTS
 ) -> list[Spot]:
@@ -102,6 +114,7 @@ def fit_spots(
     # Where the excess is measured: a smoothed copy finds the peaks, the raw one fits them.
     den = cv2.GaussianBlur(m, (0, 0), 0.15 * p)
     measured = den > 0.3
+    den_floor = np.maximum(den, 1e-6)
     blocked = np.zeros_like(m)  # peaks that did not make a spot (a hand's edge, a sticker)
     # What is left of the excess, smoothed, and the companions' floor change only when a
     # spot is added: a peak given up just blocks its place (the same numbers, made once).
@@ -111,7 +124,7 @@ def fit_spots(
             break
         if rest is None or smoothed is None:
             rest = small - model
-            smoothed = cv2.GaussianBlur(rest * m, (0, 0), 0.15 * p) / np.maximum(den, 1e-6)
+            smoothed = cv2.GaussianBlur(rest * m, (0, 0), 0.15 * p) / den_floor
             floors = None
         smooth = np.where(measured & (blocked == 0), smoothed, -1.0)
         k = int(np.argmax(smooth))
@@ -149,16 +162,16 @@ def fit_spots(
             cv2.circle(blocked, (cu, cv), max(2, round(2 * width)), 1.0, -1)
             continue
         found.append(spot)
-        model += spot.amplitude * _bump(uu, vv, spot)
+        model += spot.amplitude * _grid_bump((h, w), spot)
         rest = None
     # Then each spot is refined as an ellipse, the others' light taken away: the spots found
     # stay the same, only their shapes improve.
     for k, spot in enumerate(found if elliptic else []):
         if spot.amplitude < MIN_AMPLITUDE:
             continue  # a faint flank or companion: its shape is not worth the time
-        others = model - spot.amplitude * _bump(uu, vv, spot)
+        others = model - spot.amplitude * _grid_bump((h, w), spot)
         found[k] = _elliptic(small - others, m, uu, vv, spot, p)
-        model = others + found[k].amplitude * _bump(uu, vv, found[k])
+        model = others + found[k].amplitude * _grid_bump((h, w), found[k])
     return [s._replace(u=s.u * SCALE, v=s.v * SCALE, width=s.width * SCALE) for s in found]
 
 
@@ -447,7 +460,6 @@ def spot_map(spots: list[Spot], shape: tuple[int, int]) -> np.ndarray:
 def _spot_light(s: Spot, shape: tuple[int, int]) -> np.ndarray:
     """The light one spot adds over a view of ``shape`` (cached: the reader asks for a kept
     spot's light twice, when it checks the spot and when it adds up the lamp light)."""
-    vv, uu = _grid(shape[0], shape[1])
-    out = s.amplitude * _bump(uu, vv, s)
+    out = s.amplitude * _grid_bump(shape, s)
     out.setflags(write=False)
     return out
