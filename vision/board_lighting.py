@@ -177,11 +177,15 @@ def fit_lighting(means: np.ndarray, ok: np.ndarray, geometry: BoardGeometry) -> 
     ridge = np.zeros((3, 6))
     ridge[0, 3] = ridge[1, 4] = ridge[2, 5] = np.sqrt(CURVATURE_RIDGE)
     field = np.zeros((6, 3))
+    # The weighted system over the ridge's rows, ``np.vstack([X * sw, ridge])`` and
+    # ``np.vstack([y * sw, 0])``, made once and its weighted rows rewritten each pass.
+    n = len(X)
+    system, target = np.vstack([X, ridge]), np.zeros((n + len(ridge), y.shape[1]))
     for _ in range(6):
         sw = np.sqrt(w)[:, None]
-        field, *_ = np.linalg.lstsq(
-            np.vstack([X * sw, ridge]), np.vstack([y * sw, np.zeros((3, 3))]), rcond=None
-        )
+        np.multiply(X, sw, out=system[:n])
+        np.multiply(y, sw, out=target[:n])
+        field, *_ = np.linalg.lstsq(system, target, rcond=None)
         resid = y - X @ field
         good = w > 0
         scale = max(SCALE_FLOOR, float(1.4826 * median(np.abs(resid[good])))) if good.any() else SCALE_FLOOR
