@@ -80,6 +80,18 @@ def _bump(u: np.ndarray, v: np.ndarray, s: Spot) -> np.ndarray:
     return np.exp(-(along * along / (2 * long2) + across * across / (2 * short2)))
 
 
+def _grid_bump(shape: tuple[int, int], s: Spot) -> np.ndarray:
+    """``_bump`` over the whole ``_grid`` of a view of ``shape``: the same numbers. A round
+    spot's squared offsets are made once per column and per row and added over the view
+    (the same two squares summed at each pixel), not squared pixel by pixel."""
+    vv, uu = _grid(shape[0], shape[1])
+    if s.aspect != 1.0:
+        return _bump(uu, vv, s)
+    du, dv = uu[0] - s.u, vv[:, 0] - s.v
+    r2 = (du * du)[None, :] + (dv * dv)[:, None]
+    return np.exp(-r2 / (2 * s.width * s.width))
+
+
 def fit_spots(
     excess: np.ndarray, usable: np.ndarray, ppu: float, elliptic: bool = False, most: int = MAX_SPOTS
 ) -> list[Spot]:
@@ -102,6 +114,7 @@ def fit_spots(
     # Where the excess is measured: a smoothed copy finds the peaks, the raw one fits them.
     den = cv2.GaussianBlur(m, (0, 0), 0.15 * p)
     measured = den > 0.3
+    den_floor = np.maximum(den, 1e-6)
     blocked = np.zeros_like(m)  # peaks that did not make a spot (a hand's edge, a sticker)
     # What is left of the excess, smoothed, and the companions' floor change only when a
     # spot is added: a peak given up just blocks its place (the same numbers, made once).
@@ -111,7 +124,7 @@ def fit_spots(
             break
         if rest is None or smoothed is None:
             rest = small - model
-            smoothed = cv2.GaussianBlur(rest * m, (0, 0), 0.15 * p) / np.maximum(den, 1e-6)
+            smoothed = cv2.GaussianBlur(rest * m, (0, 0), 0.15 * p) / den_floor
             floors = None
         smooth = np.where(measured & (blocked == 0), smoothed, -1.0)
         k = int(np.argmax(smooth))
@@ -139,8 +152,7 @@ def fit_spots(
                 break
         # Start from the half-height area of the peak, then refine.
         half = ((smooth > amp / 2) & measured).astype(np.uint8)
-        _, labels = cv2.connectedComponents(half)
-        width = max(MIN_WIDTH * p, float(np.sqrt((labels == labels[cv, cu]).sum() / np.pi)) / 1.177)
+        width = max(MIN_WIDTH * p, float(np.sqrt(_area_around(half, cu, cv) / np.pi)) / 1.177)
         spot = _refine(rest, m, uu, vv, Spot(float(cu), float(cv), width, amp), p, least)
         if spot is not None and flank and 0 <= spot.u <= w and 0 <= spot.v <= h:
             spot = None  # a faint bump on the board is noise or a misfit, not a flank
@@ -150,17 +162,26 @@ def fit_spots(
             cv2.circle(blocked, (cu, cv), max(2, round(2 * width)), 1.0, -1)
             continue
         found.append(spot)
-        model += spot.amplitude * _bump(uu, vv, spot)
+        model += spot.amplitude * _grid_bump((h, w), spot)
         rest = None
     # Then each spot is refined as an ellipse, the others' light taken away: the spots found
     # stay the same, only their shapes improve.
     for k, spot in enumerate(found if elliptic else []):
         if spot.amplitude < MIN_AMPLITUDE:
             continue  # a faint flank or companion: its shape is not worth the time
-        others = model - spot.amplitude * _bump(uu, vv, spot)
+        others = model - spot.amplitude * _grid_bump((h, w), spot)
         found[k] = _elliptic(small - others, m, uu, vv, spot, p)
-        model = others + found[k].amplitude * _bump(uu, vv, found[k])
+        model = others + found[k].amplitude * _grid_bump((h, w), found[k])
     return [s._replace(u=s.u * SCALE, v=s.v * SCALE, width=s.width * SCALE) for s in found]
+
+
+def _area_around(mask: np.ndarray, u: int, v: int) -> int:
+    """The number of pixels in the 8-connected region of a uint8 0/1 ``mask`` holding (u, v),
+    as ``cv2.connectedComponents`` labels it (all the zeros, if (u, v) is one), without
+    labelling the whole view: a flood fill from (u, v), which changes ``mask``."""
+    if not mask[v, u]:
+        return int(np.count_nonzero(mask == 0))  # the background is one label
+    return int(cv2.floodFill(mask, None, (u, v), 2, 0, 0, 8)[0])
 
 
 def _tukey_step(J: np.ndarray, res: np.ndarray) -> np.ndarray | None:
@@ -168,7 +189,13 @@ def _tukey_step(J: np.ndarray, res: np.ndarray) -> np.ndarray | None:
     weighted by Tukey's biweight (a robust scale from their median): a hand's edge or a
     sticker beside a reflection does not pull its fit. None if the system is singular."""
     scale = max(1.4826 * float(median(np.abs(res))), 0.004)
-    wt = np.maximum(1 - (res / (4.685 * scale)) ** 2, 0) ** 2  # np.clip(…, 0, None), less overhead
+    # ``np.maximum(1 - (res / (4.685 * scale)) ** 2, 0) ** 2`` (``** 2`` is ``x * x``) in
+    # one array: the same numbers.
+    wt = res / (4.685 * scale)
+    np.multiply(wt, wt, out=wt)
+    np.subtract(1, wt, out=wt)
+    np.maximum(wt, 0, out=wt)
+    np.multiply(wt, wt, out=wt)
     JW = J * wt[:, None]
     try:
         return np.linalg.solve(JW.T @ J + _ridge(J.shape[1]), JW.T @ res)
@@ -202,20 +229,28 @@ def _refine(
             return None
         du, dv, r2, seen = disc
         g = np.exp(-r2 / (2 * wd * wd))
-        ag = amp * g  # the products below associate from the left: the same numbers
+        ag = amp * g
         res = seen - ag
-        J = np.stack([g, ag * du / wd**2, ag * dv / wd**2, ag * r2 / wd**3], 1)
+        # The Jacobian's columns g, ag·du/wd², ag·dv/wd², ag·r2/wd³ written in place (the
+        # products associate from the left, as written out they would): the numbers
+        # ``np.stack`` of them gave, with fewer arrays made.
+        J = np.empty((g.size, 4), g.dtype)
+        J[:, 0] = g
+        for k, (x, d) in enumerate(((du, wd**2), (dv, wd**2), (r2, wd**3)), 1):
+            np.divide(np.multiply(ag, x, out=J[:, k]), d, out=J[:, k])
         step = _tukey_step(J, res)
         if step is None:
             return None
-        amp += float(step[0])
-        cu += float(step[1])
-        cv += float(step[2])
+        d_amp, d_u, d_v, d_wd = step.tolist()  # the float() of each
+        amp += d_amp
+        cu += d_u
+        cv += d_v
         # np.clip of a scalar, without its overhead (NaN stays NaN either way).
-        wd = min(max(wd + float(step[3]), 0.15 * p), MAX_WIDTH * p)
+        wd = min(max(wd + d_wd, 0.15 * p), MAX_WIDTH * p)
         if it > 3 and wd < MIN_WIDTH * p:
             return None
-        if float(np.abs(step[1:]).max()) < 0.05:
+        # ``np.abs(step[1:]).max() < 0.05``: a NaN fails both.
+        if abs(d_u) < 0.05 and abs(d_v) < 0.05 and abs(d_wd) < 0.05:
             break
     if amp < least or wd < MIN_WIDTH * p:
         return None
@@ -425,7 +460,6 @@ def spot_map(spots: list[Spot], shape: tuple[int, int]) -> np.ndarray:
 def _spot_light(s: Spot, shape: tuple[int, int]) -> np.ndarray:
     """The light one spot adds over a view of ``shape`` (cached: the reader asks for a kept
     spot's light twice, when it checks the spot and when it adds up the lamp light)."""
-    vv, uu = _grid(shape[0], shape[1])
-    out = s.amplitude * _bump(uu, vv, s)
+    out = s.amplitude * _grid_bump(shape, s)
     out.setflags(write=False)
     return out
