@@ -37,7 +37,8 @@ from vision.board_fast import (
     column_var,
     components,
     median,
-    sorted_median,
+    rank_parts,
+    split_medians,
     split_quantiles,
 )
 from vision.board_gaps import HUE_LAMP, mean3, spanned_gaps
@@ -446,13 +447,13 @@ def _noise(resid: np.ndarray, level: np.ndarray, sel: np.ndarray) -> np.ndarray:
     e = np.abs(np.compress(pick, resid[sub].reshape(pick.size, -1), axis=0)).ravel()
     if len(v) < 100:
         return np.full(level.shape, 4.0, np.float32)
-    order = np.argsort(v)
-    rows, ys = [], []
-    # Each part of ``order`` picks ``v`` sorted: its median is its middle (vision.board_fast).
+    # The brightness ranges: the parts of ``v`` in rank order (vision.board_fast.rank_parts:
+    # those of ``np.argsort(v)``, without its full sort), each looked at as a set.
+    order = rank_parts(v, NOISE_BINS)
     quantiles = split_quantiles(e, order, NOISE_BINS, NOISE_QUANTILE)
-    for part, quantile in zip(np.array_split(order, NOISE_BINS), quantiles, strict=True):
-        rows.append([1.0, sorted_median(v[part]) ** 2])
-        ys.append((NOISE_SCALE * quantile) ** 2)
+    medians = split_medians(v, order, NOISE_BINS)
+    rows = [[1.0, m**2] for m in medians]
+    ys = [(NOISE_SCALE * q) ** 2 for q in quantiles]
     return _noise_curve(rows, ys, level)
 
 
