@@ -240,18 +240,17 @@ def channel_max(a: np.ndarray) -> np.ndarray:
     return np.maximum(np.maximum(a[..., 0], a[..., 1]), a[..., 2])
 
 
-def channels3(a: np.ndarray) -> np.ndarray:
-    """``np.repeat(a[..., None], 3, axis=-1)``: a 2-D picture as three equal channels, so that
-    an operation with a colour picture runs on arrays of one shape, with the same numbers.
-    numpy broadcasts ``a[..., None]`` over a short last axis a pixel at a time: on the
-    216 × 216 view a product with it takes some 130 µs, the merge and a product of one shape
-    40 µs. (`cv2.merge` copies the values; bools are merged as their bytes.)"""
-    if a.ndim == 2 and a.size and a.dtype in (np.float32, np.float64, np.uint8):
-        return cv2.merge((a, a, a))
-    if a.ndim == 2 and a.size and a.dtype == np.bool_:
-        u = a.view(np.uint8)
-        return cv2.merge((u, u, u)).view(np.bool_)
-    return np.repeat(a[..., None], 3, axis=-1)
+def as_channels(a: np.ndarray, n: int = 3) -> np.ndarray:
+    """``np.repeat(a[..., None], n, axis=-1)``: a picture of one channel (or any array) as
+    ``n`` equal channels, so that an operation with a colour picture runs on arrays of one
+    shape, with the same numbers. numpy broadcasts ``a[..., None]`` over a short last axis
+    a pixel at a time: on the 216 × 216 view a product with it takes some 130 µs, this merge
+    and a product of one shape 40 µs. (`cv2.merge` copies the values; bools are merged as
+    their bytes.)"""
+    if a.size and 1 <= n <= 64 and a.dtype in (np.float32, np.float64, np.uint8, np.bool_):
+        plane = (a if a.ndim == 2 else a.reshape(-1, 1)).view(np.uint8 if a.dtype == np.bool_ else a.dtype)
+        return cv2.merge((plane,) * n).reshape(*a.shape, n).view(a.dtype)
+    return np.repeat(a[..., None], n, axis=-1)
 
 
 def components(mask: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:

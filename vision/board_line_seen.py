@@ -24,6 +24,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from vision.board_fast import as_channels
+
 MATCH_SIGMAS = 4.0  # a band pixel fits the profile within this many sigmas, every channel
 DIM_RANGE = (0.2, 1.05)  # a shadow dims the whole cross-section by one factor in this range
 MIN_REFERENCE = 12  # reference pixels needed per kind of band pixel
@@ -145,7 +147,8 @@ def seen_lines(
     def band(a: np.ndarray) -> np.ndarray:
         return np.take(a.reshape(-1, 3) if a.ndim == 3 else a.ravel(), b.order, axis=0)
 
-    model = band(light[0])[:, None] * band(pred) + band(light[1])[:, None]
+    # The light's terms as three channels (`as_channels`: quicker than broadcasting).
+    model = as_channels(band(light[0])) * band(pred) + as_channels(band(light[1]))
     qb = band(lin) / np.maximum(model, 1e-4)
     rel = 2.2 * band(sigma) / np.maximum(band(levels), 5.0)
     refb = reference.ravel()[b.order]

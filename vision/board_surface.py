@@ -32,9 +32,9 @@ import cv2
 import numpy as np
 
 from vision.board_fast import (
+    as_channels,
     channel_max,
     channel_min,
-    channels3,
     column_var,
     components,
     median,
@@ -517,8 +517,8 @@ def analyse(
     judged = ~view.line & ~pieces & ~outside & known
     w0 = (judged & ~any_sat).astype(np.float32)
     # What the board shows besides the modelled glare. A 2-D term with a colour picture is
-    # made three channels first (`channels3`: the same numbers, quicker than broadcasting).
-    rest = lin - channels3(lamp)
+    # made three channels first (`as_channels`: the same numbers, quicker than broadcasting).
+    rest = lin - as_channels(lamp)
     r = round(WINDOW * ppu)
     n = (2 * r + 1) ** 2
     # np.var(pred[w0 > 0], axis=0), the same numbers faster (vision.board_fast).
@@ -549,7 +549,7 @@ def analyse(
         a_f = np.where(den > 1e-3, _smooth(a * idf, fill) / np.maximum(den, 1e-6), 1.0)
         b_f = np.where(den > 1e-3, _smooth(b * idf, fill) / np.maximum(den, 1e-6), 0.0)
         a, b = np.where(ident, a, a_f), np.where(ident, b, b_f)
-        model = to_levels(channels3(a) * pred + channels3(b + lamp))
+        model = to_levels(as_channels(a) * pred + as_channels(b + lamp))
         resid = top_levels - model
         # A clipped channel only says the board is at least that bright.
         resid = _at_saturated(resid, saturated, SATURATED, model)
@@ -763,8 +763,8 @@ def _shadowed(
     (a shadow's does; a sleeve's jumps at every change of square colour), whether the
     shadow is deep (below DEEP_SHADOW), the log of the factor, and the shadow verified
     across the grid lines (`vision.board_shadow_verify`)."""
-    dim = csum((rest - channels3(b)) * pred) / np.maximum(csum(pred * pred), 1e-9)
-    model = to_levels(channels3(dim) * pred + channels3(b + lamp))
+    dim = csum((rest - as_channels(b)) * pred) / np.maximum(csum(pred * pred), 1e-9)
+    model = to_levels(as_channels(dim) * pred + as_channels(b + lamp))
     resid = _at_saturated(levels - model, saturated, SATURATED, model)
     fits = cmax(np.abs(resid) / sigma) < SHADOW_SIGMAS
     # Against the unshadowed light: a window half in shadow has a lowered ``a``.
