@@ -117,6 +117,33 @@ def _make_band(classes: np.ndarray, ppu: int, line_px: int) -> _Band:
     return _Band(order, bounds, sections, section_of, before.ravel(), after.ravel(), side_lo, side_hi)
 
 
+def _reference_profile(qb: np.ndarray, refb: np.ndarray, bounds: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The reference profile (linear ÷ modelled board) at every band pixel and its relative
+    spread: per kind of band pixel (``bounds``: kind k is ``qb[bounds[k] : bounds[k + 1]]``,
+    3 channels), the median and MAD of each channel over the kind's reference pixels
+    (``refb``); zero for a kind with too few (MIN_REFERENCE).
+
+    The reference values are gathered once, as rows (channel × pixel; a kind is a run of
+    columns), and the per-kind results spread over the kinds' pixels at the end: the same
+    order statistics and arithmetic as a kind at a time (tests/test_board_speed_23a.py keeps
+    that form), with fewer calls."""
+    ref = np.ascontiguousarray(qb[refb].T)
+    first = np.concatenate([[0], np.cumsum(refb)])[bounds]  # each kind's first reference column
+    kinds = len(bounds) - 1
+    med_k = np.zeros((kinds, qb.shape[1]), qb.dtype)
+    mad_k = np.zeros((kinds, qb.shape[1]), qb.dtype)
+    for k in range(kinds):
+        vals = ref[:, first[k] : first[k + 1]]
+        h = vals.shape[1] // 2
+        if h < MIN_REFERENCE // 2:
+            continue
+        med = np.partition(vals, h, axis=1)[:, h]
+        med_k[k] = med
+        mad_k[k] = np.partition(np.abs(vals - med[:, None]), h, axis=1)[:, h]
+    sizes = np.diff(bounds)
+    return np.repeat(med_k, sizes, axis=0), np.repeat(1.4826 * mad_k / np.maximum(med_k, 1e-3), sizes, axis=0)
+
+
 def seen_lines(
     lin: np.ndarray,
     pred: np.ndarray,
@@ -152,27 +179,7 @@ def seen_lines(
     qb = band(lin) / np.maximum(model, 1e-4)
     rel = 2.2 * band(sigma) / np.maximum(band(levels), 5.0)
     refb = reference.ravel()[b.order]
-    # The reference profile (linear ÷ modelled board) and its spread, per kind of band pixel:
-    # the median and MAD of each channel over the kind's reference pixels. The reference
-    # values are gathered once, as rows (channel × pixel; a kind is a run of columns), and
-    # the per-kind results spread over the kinds' pixels at the end: the same order
-    # statistics and arithmetic as per kind, with fewer calls (tests/test_board_speed_23a.py).
-    ref = np.ascontiguousarray(qb[refb].T)
-    first = np.concatenate([[0], np.cumsum(refb)])[b.bounds]  # each kind's first reference column
-    kinds = len(b.bounds) - 1
-    med_k = np.zeros((kinds, 3), qb.dtype)
-    mad_k = np.zeros((kinds, 3), qb.dtype)
-    for k in range(kinds):
-        vals = ref[:, first[k] : first[k + 1]]
-        h = vals.shape[1] // 2
-        if h < MIN_REFERENCE // 2:
-            continue
-        med = np.partition(vals, h, axis=1)[:, h]
-        med_k[k] = med
-        mad_k[k] = np.partition(np.abs(vals - med[:, None]), h, axis=1)[:, h]
-    sizes = np.diff(b.bounds)
-    prof = np.repeat(med_k, sizes, axis=0)
-    spread = np.repeat(1.4826 * mad_k / np.maximum(med_k, 1e-3), sizes, axis=0)
+    prof, spread = _reference_profile(qb, refb, b.bounds)
     tol = MATCH_SIGMAS * np.sqrt(spread**2 + rel**2) * prof
     Q, P, T = (np.take(x, b.sections, axis=0) for x in (qb, prof, tol))  # (S, 2·line_px, 3)
     # One dimming factor for the whole cross-section (a shadow's), fitted.
