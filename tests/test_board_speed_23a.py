@@ -224,3 +224,25 @@ def test_real_frames_read_as_with_the_plain_forms(real_surfaces, monkeypatch):
         for name in ("good", "foreign", "hidden", "outside", "reach"):
             assert np.array_equal(getattr(x, name), getattr(y, name)), name
         assert x.noise == y.noise
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    hands=st.integers(1, 6),
+    n=st.integers(0, 3000),
+    spread=st.integers(1, 32768),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_palette_bins_by_unique_are_the_bincounts(hands, n, spread, seed):
+    """`_in_palettes`' full bins from `np.unique`'s counts, widened, are those of the
+    `bincount` over every hand's bins (tests/test_board_speed_22.py checks the palettes whole)."""
+    from vision.board_surface import PALETTE_BINS, PALETTE_MIN, _widen, _widen_bins
+
+    nb = PALETTE_BINS
+    rng = np.random.default_rng(seed)
+    codes = rng.integers(0, hands, n) * nb**3 + rng.integers(0, min(spread, nb**3), n)
+    counts = np.bincount(codes, minlength=hands * nb**3)
+    want = _widen((counts >= PALETTE_MIN).reshape(hands, nb, nb, nb)).reshape(hands, nb**3)
+    bins, seen = np.unique(codes, return_counts=True)
+    got = _widen_bins(bins[seen >= PALETTE_MIN], hands * nb**3, nb).reshape(hands, nb**3)
+    assert np.array_equal(got, want)

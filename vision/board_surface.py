@@ -979,8 +979,11 @@ def _in_palettes(
     keep = hand >= 0
     seen, hand = levels[ys[keep], xs[keep]], hand[keep]
     shades = np.concatenate([seen * f for f in SHADES])
-    counts = np.bincount(np.tile(hand, len(SHADES)) * nb**3 + colour_bins(shades), minlength=len(big) * nb**3)
-    palettes = _widen((counts >= PALETTE_MIN).reshape(len(big), nb, nb, nb)).reshape(len(big), nb**3)
+    # The bins with PALETTE_MIN pixels or more, by `np.unique`'s counts of the few thousand
+    # colours seen: a `bincount` over every hand's 32,768 bins (some 4 MB to zero on a hand
+    # frame) and a search of them for the full ones cost more (the same bins, in order).
+    bins, counts = np.unique(np.tile(hand, len(SHADES)) * nb**3 + colour_bins(shades), return_counts=True)
+    palettes = _widen_bins(bins[counts >= PALETTE_MIN], len(big) * nb**3, nb).reshape(len(big), nb**3)
     # The component of ``nearest`` each hand is: the one at its first pixel (row-major; in
     # its top row, the first of its pixels), as `near[blob][0]` in the hand's box. A hand's
     # other components, if the labelling of ``nearest`` splits one, are no hand's.
@@ -1094,14 +1097,18 @@ def _widen(palette: np.ndarray) -> np.ndarray:
     each of them marks itself and its neighbours, by flat index (cheaper than dilating the
     whole cube, the same bins)."""
     nb = palette.shape[-1]  # (bins × bins × bins), or hands × that
-    at = np.flatnonzero(palette)
-    out = np.zeros(palette.size, bool)
+    return _widen_bins(np.flatnonzero(palette), palette.size, nb).reshape(palette.shape)
+
+
+def _widen_bins(at: np.ndarray, size: int, nb: int) -> np.ndarray:
+    """`_widen` of the palette (flat, ``size`` bins, ``nb`` a channel) whose bins are ``at``."""
+    out = np.zeros(size, bool)
     out[at] = True
     for stride in (1, nb, nb * nb):
         bin_ = at // stride % nb  # the bin along this channel
         out[at[bin_ > 0] - stride] = True
         out[at[bin_ < nb - 1] + stride] = True
-    return out.reshape(palette.shape)
+    return out
 
 
 def free_fraction(good: np.ndarray, radius_px: float) -> np.ndarray:
