@@ -113,7 +113,9 @@ def test_rank_parts_with_a_nan_fall_back_to_the_argsort():
 )
 def test_as_channels_is_repeat(shape, dtype, n, step, seed):
     a = (np.random.default_rng(seed).random(shape) * 300).astype(dtype)[::step]
-    assert _same_bits(as_channels(a, n), np.repeat(a[..., None], n, axis=-1))
+    views = [a, a.T, a[..., ::2], a[::-1]]  # strided, transposed, reversed
+    for v in views:
+        assert _same_bits(as_channels(v, n), np.repeat(v[..., None], n, axis=-1))
 
 
 @settings(max_examples=150, deadline=None)
