@@ -115,7 +115,8 @@ def step_bounded(
     n_in = np.where(thin, n_far, n_in)
     h32 = hidden.astype(np.float32)
     n_h = cv2.boxFilter(h32, -1, (3, 3), normalize=False)
-    board = cv2.boxFilter(lg * as_channels(h32), -1, (3, 3), normalize=False) / as_channels(np.maximum(n_h, 1))
+    board = cv2.boxFilter(lg * as_channels(h32), -1, (3, 3), normalize=False)
+    board = board / as_channels(np.maximum(n_h, 1))
     touching = np.zeros(count, bool)
     smooth = np.zeros(count, bool)
     compared = np.zeros(count, bool)  # a patch touching the hand only within NEAR px: left alone
