@@ -75,6 +75,60 @@ def split_quantiles(values: np.ndarray, order: np.ndarray, parts: int, q: float)
     return out
 
 
+def rank_parts(values: np.ndarray, parts: int) -> np.ndarray:
+    """An order of the 1-D ``values`` whose ``np.array_split(order, parts)`` holds in each
+    part the same indices as ``np.argsort(values)``'s does, in some order within the part:
+    for `split_quantiles` and `split_medians`, which look at a part's values as a set.
+
+    The values at the parts' edges are found by one partition (numpy's is vectorised; its
+    argsort and argpartition are not), each value is given its part by the edges, and the
+    part numbers are sorted (a radix sort): about a third of the time of the full sort on the
+    noise model's 15,000 levels. Kept only where each edge falls between two different
+    values and every part has its size: then the values below an edge are the same indices
+    however ties are broken. Otherwise (equal values across an edge, a NaN), the argsort."""
+    n = len(values)
+    size, longer = divmod(n, parts)
+    if size == 0 or parts < 2 or parts > 255 or values.dtype.kind != "f":
+        return np.argsort(values)
+    sizes = np.full(parts, size)
+    sizes[:longer] += 1
+    cuts = np.cumsum(sizes)[:-1]
+    edges = np.partition(values, np.union1d(cuts - 1, cuts))
+    below, above = edges[cuts - 1], edges[cuts]
+    if np.all(below < above):
+        part = np.zeros(n, np.uint8)
+        for edge in above:
+            part += values >= edge
+        if np.array_equal(np.bincount(part, minlength=parts), sizes):
+            return np.argsort(part, kind="stable")
+    return np.argsort(values)
+
+
+def split_medians(values: np.ndarray, order: np.ndarray, parts: int) -> list[float]:
+    """``[sorted_median(np.sort(values[p])) for p in np.array_split(order, parts)]`` (as
+    `split_quantiles`, the parts of each length as the rows of one matrix): the middle value
+    of a part, or the mean of the two middle ones in the values' dtype."""
+    n = len(order)
+    size, longer = divmod(n, parts)
+    out: list[float] = []
+    cut = longer * (size + 1)
+    for rows in (
+        values[order[:cut]].reshape(longer, size + 1) if longer else None,
+        values[order[cut:]].reshape(parts - longer, size) if parts - longer else None,
+    ):
+        if rows is None:
+            continue
+        m = rows.shape[1]
+        h = m // 2
+        if m % 2:
+            mid = np.partition(rows, h, axis=1)[:, h]
+        else:
+            part = np.partition(rows, (h - 1, h), axis=1)
+            mid = (part[:, h - 1] + part[:, h]) / 2
+        out += [float(v) for v in mid]
+    return out
+
+
 def row_quantiles(rows: np.ndarray, q: float) -> list[float]:
     """``[float(v) for v in np.quantile(rows, q, axis=1)]`` for a 2-D float array (rows of at
     least one value) and a Python float ``q``, bit for bit, without numpy's 40 µs of setup.
@@ -148,18 +202,21 @@ def column_var(x: np.ndarray) -> np.ndarray:
 
     numpy reduces a tall array down its columns one row at a time (a running sum in the
     array's dtype, not its pairwise sum) and divides by the count as a 64-bit integer
-    (through float64, stored back in float32). A cumulative sum along each column, laid out
-    as a row, adds in the same order; the divisions are numpy's own calls.
+    (through float64, stored back in float32). `cv2.reduce` to one row adds the rows in the
+    same order, in float32 (a quarter of the time of a cumulative sum, the form before:
+    tests/test_board_speed_23a.py keeps it); the divisions are numpy's own calls.
     """
     if x.ndim != 2 or x.shape[1] < 2 or x.dtype != np.float32:
         return np.var(x, axis=0)  # one column is summed pairwise: numpy's own then
     count = np.intp(x.shape[0])
-    rows = np.ascontiguousarray(x.T)  # c × n
-    mean = np.cumsum(rows, axis=1)[:, -1][None, :]  # (1, c), like umr_sum(keepdims=True)
+    x = np.ascontiguousarray(x)
+    mean = cv2.reduce(x, 0, cv2.REDUCE_SUM, dtype=cv2.CV_32F)  # (1, c), like umr_sum(keepdims=True)
     mean = np.true_divide(mean, count, out=mean, casting="unsafe", subok=False)
-    dev = np.subtract(rows, mean.T)
+    # The deviations made in rows (c × n): numpy's loop over a short last axis is slow, and
+    # OpenCV's transpose is quicker than numpy's copy.
+    dev = np.subtract(cv2.transpose(x), mean.T)
     dev = np.square(dev, out=dev)
-    total = np.cumsum(dev, axis=1)[:, -1]
+    total = cv2.reduce(cv2.transpose(dev), 0, cv2.REDUCE_SUM, dtype=cv2.CV_32F).ravel()
     return np.true_divide(total, np.maximum(count, 0), out=total, casting="unsafe", subok=False)
 
 
@@ -181,6 +238,19 @@ def channel_min(a: np.ndarray) -> np.ndarray:
 def channel_max(a: np.ndarray) -> np.ndarray:
     """``a.max(axis=-1)`` for colours, the same values (see `channel_min`)."""
     return np.maximum(np.maximum(a[..., 0], a[..., 1]), a[..., 2])
+
+
+def as_channels(a: np.ndarray, n: int = 3) -> np.ndarray:
+    """``np.repeat(a[..., None], n, axis=-1)``: a picture of one channel (or any array) as
+    ``n`` equal channels, so that an operation with a colour picture runs on arrays of one
+    shape, with the same numbers. numpy broadcasts ``a[..., None]`` over a short last axis
+    a pixel at a time: on the 216 × 216 view a product with it takes some 130 µs, this merge
+    and a product of one shape 40 µs. (`cv2.merge` copies the values; bools are merged as
+    their bytes.)"""
+    if a.size and 1 <= n <= 64 and a.dtype in (np.float32, np.float64, np.uint8, np.bool_):
+        plane = (a if a.ndim == 2 else a.reshape(-1, 1)).view(np.uint8 if a.dtype == np.bool_ else a.dtype)
+        return cv2.merge((plane,) * n).reshape(*a.shape, n).view(a.dtype)
+    return np.repeat(a[..., None], n, axis=-1)
 
 
 def components(mask: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:

@@ -61,6 +61,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision.board_fast import as_channels
+
 SIGMA = 0.5  # squares: the hand's pixels that predict its hue beside them (Gaussian sigma)
 FAR_SIGMA = 1.25  # squares: ... where the hand's core is farther than that
 MIN_WEIGHT = 0.05  # share of the Gaussian's weight the core must fill to predict at all
@@ -105,7 +107,7 @@ def unlike_hand(
     # The board's prediction must fit too, and closely: a pixel that only passes for dimmed
     # board (a dark hand part a shade off the square's hue, its noise large) is not told.
     lamped = bool(lamp.any())
-    rest = _hue(np.maximum(lin - lamp[..., None], 0.0)) if lamped else _hue(lin)
+    rest = _hue(np.maximum(lin - as_channels(lamp), 0.0)) if lamped else _hue(lin)
     cand = _board_hue(rest, board, cand, bare)
     if not cand.any():
         return out

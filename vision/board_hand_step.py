@@ -50,6 +50,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision.board_fast import as_channels
+
 STEP = 0.25  # log levels: a hand's colour changes less than this across a few pixels
 CONTACT = 6  # px: a patch touches the hand within this (across a grid line band of 4 px)
 NEAR = 2  # px: pixels nearer the hand than this are a blur of hand and board, not compared
@@ -109,11 +111,12 @@ def step_bounded(
     # hand's a little farther off (its blurred outline says nothing).
     n_far, hand_far = _mean_within(lg, inside, HAND_FAR)
     thin = n_in < MIN_INSIDE
-    hand = np.where(thin[..., None], hand_far, hand)
+    hand = np.where(as_channels(thin), hand_far, hand)  # 2-D terms as three channels (vision.board_fast)
     n_in = np.where(thin, n_far, n_in)
     h32 = hidden.astype(np.float32)
     n_h = cv2.boxFilter(h32, -1, (3, 3), normalize=False)
-    board = cv2.boxFilter(lg * h32[..., None], -1, (3, 3), normalize=False) / np.maximum(n_h, 1)[..., None]
+    board = cv2.boxFilter(lg * as_channels(h32), -1, (3, 3), normalize=False)
+    board = board / as_channels(np.maximum(n_h, 1))
     touching = np.zeros(count, bool)
     smooth = np.zeros(count, bool)
     compared = np.zeros(count, bool)  # a patch touching the hand only within NEAR px: left alone
@@ -144,5 +147,5 @@ def _mean_within(lg: np.ndarray, inside: np.ndarray, radius: int) -> tuple[np.nd
     and the mean of ``lg`` over them."""
     k = (2 * radius + 1,) * 2
     n = cv2.boxFilter(inside.astype(np.float32), -1, k, normalize=False)
-    mean = cv2.boxFilter(lg * inside[..., None], -1, k, normalize=False) / np.maximum(n, 1)[..., None]
+    mean = cv2.boxFilter(lg * as_channels(inside), -1, k, normalize=False) / as_channels(np.maximum(n, 1))
     return n, mean

@@ -24,6 +24,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from vision.board_fast import as_channels
+
 MATCH_SIGMAS = 4.0  # a band pixel fits the profile within this many sigmas, every channel
 DIM_RANGE = (0.2, 1.05)  # a shadow dims the whole cross-section by one factor in this range
 MIN_REFERENCE = 12  # reference pixels needed per kind of band pixel
@@ -115,6 +117,33 @@ def _make_band(classes: np.ndarray, ppu: int, line_px: int) -> _Band:
     return _Band(order, bounds, sections, section_of, before.ravel(), after.ravel(), side_lo, side_hi)
 
 
+def _reference_profile(qb: np.ndarray, refb: np.ndarray, bounds: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The reference profile (linear ÷ modelled board) at every band pixel and its relative
+    spread: per kind of band pixel (``bounds``: kind k is ``qb[bounds[k] : bounds[k + 1]]``,
+    3 channels), the median and MAD of each channel over the kind's reference pixels
+    (``refb``); zero for a kind with too few (MIN_REFERENCE).
+
+    The reference values are gathered once, as rows (channel × pixel; a kind is a run of
+    columns), and the per-kind results spread over the kinds' pixels at the end: the same
+    order statistics and arithmetic as a kind at a time (tests/test_board_speed_23a.py keeps
+    that form), with fewer calls."""
+    ref = np.ascontiguousarray(qb[refb].T)
+    first = np.concatenate([[0], np.cumsum(refb)])[bounds]  # each kind's first reference column
+    kinds = len(bounds) - 1
+    med_k = np.zeros((kinds, qb.shape[1]), qb.dtype)
+    mad_k = np.zeros((kinds, qb.shape[1]), qb.dtype)
+    for k in range(kinds):
+        vals = ref[:, first[k] : first[k + 1]]
+        h = vals.shape[1] // 2
+        if h < MIN_REFERENCE // 2:
+            continue
+        med = np.partition(vals, h, axis=1)[:, h]
+        med_k[k] = med
+        mad_k[k] = np.partition(np.abs(vals - med[:, None]), h, axis=1)[:, h]
+    sizes = np.diff(bounds)
+    return np.repeat(med_k, sizes, axis=0), np.repeat(1.4826 * mad_k / np.maximum(med_k, 1e-3), sizes, axis=0)
+
+
 def seen_lines(
     lin: np.ndarray,
     pred: np.ndarray,
@@ -145,21 +174,12 @@ def seen_lines(
     def band(a: np.ndarray) -> np.ndarray:
         return np.take(a.reshape(-1, 3) if a.ndim == 3 else a.ravel(), b.order, axis=0)
 
-    model = band(light[0])[:, None] * band(pred) + band(light[1])[:, None]
+    # The light's terms as three channels (`as_channels`: quicker than broadcasting).
+    model = as_channels(band(light[0])) * band(pred) + as_channels(band(light[1]))
     qb = band(lin) / np.maximum(model, 1e-4)
     rel = 2.2 * band(sigma) / np.maximum(band(levels), 5.0)
     refb = reference.ravel()[b.order]
-    prof = np.zeros_like(qb)  # the reference profile: linear ÷ modelled board
-    spread = np.zeros_like(qb)
-    for s, e in zip(b.bounds[:-1], b.bounds[1:], strict=True):
-        vals = qb[s:e][refb[s:e]]
-        h = len(vals) // 2
-        if h < MIN_REFERENCE // 2:
-            continue
-        med = np.partition(vals, h, axis=0)[h]
-        mad = np.partition(np.abs(vals - med), h, axis=0)[h]
-        prof[s:e] = med
-        spread[s:e] = 1.4826 * mad / np.maximum(med, 1e-3)
+    prof, spread = _reference_profile(qb, refb, b.bounds)
     tol = MATCH_SIGMAS * np.sqrt(spread**2 + rel**2) * prof
     Q, P, T = (np.take(x, b.sections, axis=0) for x in (qb, prof, tol))  # (S, 2·line_px, 3)
     # One dimming factor for the whole cross-section (a shadow's), fitted.

@@ -42,6 +42,7 @@ from functools import cache
 import cv2
 import numpy as np
 
+from vision.board_fast import as_channels
 from vision.board_geometry import SIZE
 from vision.board_surface import PALETTE_BIN, PALETTE_BINS, SHADES, colour_bins, csum  # the hand's palette
 
@@ -64,7 +65,8 @@ class _Sums:
     def __init__(self, values: np.ndarray, weight: np.ndarray) -> None:
         # Summed in float64 from the values as they are (OpenCV widens each one as it adds):
         # the same sums as from a float64 copy, several times faster.
-        self.v = cv2.integral(values * weight[..., None], sdepth=cv2.CV_64F)
+        # The weight as the values' channels (`as_channels`: quicker than broadcasting).
+        self.v = cv2.integral(values * as_channels(weight, values.shape[-1]), sdepth=cv2.CV_64F)
         self.w = cv2.integral(weight.astype(np.uint8), sdepth=cv2.CV_64F)
 
     def mean(self, y: np.ndarray, x: np.ndarray, r: int) -> tuple[np.ndarray, np.ndarray]:

@@ -52,7 +52,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.board_fast import channel_min
+from vision.board_fast import as_channels, channel_min
 
 GAMMA = 2.2  # vision.board_surface.to_levels
 DARKEST = 60.0  # levels: a darker channel's hue is not judged (a few levels' error is 5 %)
@@ -100,7 +100,8 @@ def off_hue_shade(
     lv = levels[box].astype(np.float32)
     seen = np.log(np.maximum(lv, 1.0))
     # The model's hue, in the units of the levels' (a 2.2 gamma divides log ratios by 2.2).
-    model = np.exp(log_dim[box])[..., None] * board[box] + added[box][..., None]
+    # 2-D terms as three channels (vision.board_fast.as_channels: quicker than broadcasting).
+    model = as_channels(np.exp(log_dim[box])) * board[box] + as_channels(added[box])
     pred = np.log(np.maximum(model, 1e-6)) / GAMMA
     hu, hv = pred[..., 2] - pred[..., 1], pred[..., 0] - pred[..., 1]
     norm = np.sqrt(hu * hu + hv * hv)

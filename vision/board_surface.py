@@ -32,12 +32,14 @@ import cv2
 import numpy as np
 
 from vision.board_fast import (
+    as_channels,
     channel_max,
     channel_min,
     column_var,
     components,
     median,
-    sorted_median,
+    rank_parts,
+    split_medians,
     split_quantiles,
 )
 from vision.board_gaps import HUE_LAMP, mean3, spanned_gaps
@@ -459,13 +461,13 @@ def _noise(resid: np.ndarray, level: np.ndarray, sel: np.ndarray) -> np.ndarray:
     e = np.abs(np.compress(pick, resid[sub].reshape(pick.size, -1), axis=0)).ravel()
     if len(v) < 100:
         return np.full(level.shape, 4.0, np.float32)
-    order = np.argsort(v)
-    rows, ys = [], []
-    # Each part of ``order`` picks ``v`` sorted: its median is its middle (vision.board_fast).
+    # The brightness ranges: the parts of ``v`` in rank order (vision.board_fast.rank_parts:
+    # those of ``np.argsort(v)``, without its full sort), each looked at as a set.
+    order = rank_parts(v, NOISE_BINS)
     quantiles = split_quantiles(e, order, NOISE_BINS, NOISE_QUANTILE)
-    for part, quantile in zip(np.array_split(order, NOISE_BINS), quantiles, strict=True):
-        rows.append([1.0, sorted_median(v[part]) ** 2])
-        ys.append((NOISE_SCALE * quantile) ** 2)
+    medians = split_medians(v, order, NOISE_BINS)
+    rows = [[1.0, m**2] for m in medians]
+    ys = [(NOISE_SCALE * q) ** 2 for q in quantiles]
     return _noise_curve(rows, ys, level)
 
 
@@ -527,7 +529,9 @@ def analyse(
     any_sat = saturated[..., 0] | saturated[..., 1] | saturated[..., 2]
     judged = ~view.line & ~pieces & ~outside & known
     w0 = (judged & ~any_sat).astype(np.float32)
-    rest = lin - lamp[..., None]  # what the board shows besides the modelled glare
+    # What the board shows besides the modelled glare. A 2-D term with a colour picture is
+    # made three channels first (`as_channels`: the same numbers, quicker than broadcasting).
+    rest = lin - as_channels(lamp)
     r = round(WINDOW * ppu)
     n = (2 * r + 1) ** 2
     # np.var(pred[w0 > 0], axis=0), the same numbers faster (vision.board_fast).
@@ -558,7 +562,7 @@ def analyse(
         a_f = np.where(den > 1e-3, _smooth(a * idf, fill) / np.maximum(den, 1e-6), 1.0)
         b_f = np.where(den > 1e-3, _smooth(b * idf, fill) / np.maximum(den, 1e-6), 0.0)
         a, b = np.where(ident, a, a_f), np.where(ident, b, b_f)
-        model = to_levels(a[..., None] * pred + (b + lamp)[..., None])
+        model = to_levels(as_channels(a) * pred + as_channels(b + lamp))
         resid = top_levels - model
         # A clipped channel only says the board is at least that bright.
         resid = _at_saturated(resid, saturated, SATURATED, model)
@@ -772,8 +776,8 @@ def _shadowed(
     (a shadow's does; a sleeve's jumps at every change of square colour), whether the
     shadow is deep (below DEEP_SHADOW), the log of the factor, and the shadow verified
     across the grid lines (`vision.board_shadow_verify`)."""
-    dim = csum((rest - b[..., None]) * pred) / np.maximum(csum(pred * pred), 1e-9)
-    model = to_levels(dim[..., None] * pred + (b + lamp)[..., None])
+    dim = csum((rest - as_channels(b)) * pred) / np.maximum(csum(pred * pred), 1e-9)
+    model = to_levels(as_channels(dim) * pred + as_channels(b + lamp))
     resid = _at_saturated(levels - model, saturated, SATURATED, model)
     fits = cmax(np.abs(resid) / sigma) < SHADOW_SIGMAS
     # Against the unshadowed light: a window half in shadow has a lowered ``a``.
@@ -988,8 +992,11 @@ def _in_palettes(
     keep = hand >= 0
     seen, hand = levels[ys[keep], xs[keep]], hand[keep]
     shades = np.concatenate([seen * f for f in SHADES])
-    counts = np.bincount(np.tile(hand, len(SHADES)) * nb**3 + colour_bins(shades), minlength=len(big) * nb**3)
-    palettes = _widen((counts >= PALETTE_MIN).reshape(len(big), nb, nb, nb)).reshape(len(big), nb**3)
+    # The bins with PALETTE_MIN pixels or more, by `np.unique`'s counts of the few thousand
+    # colours seen: a `bincount` over every hand's 32,768 bins (some 4 MB to zero on a hand
+    # frame) and a search of them for the full ones cost more (the same bins, in order).
+    bins, counts = np.unique(np.tile(hand, len(SHADES)) * nb**3 + colour_bins(shades), return_counts=True)
+    palettes = _widen_bins(bins[counts >= PALETTE_MIN], len(big) * nb**3, nb).reshape(len(big), nb**3)
     # The component of ``nearest`` each hand is: the one at its first pixel (row-major; in
     # its top row, the first of its pixels), as `near[blob][0]` in the hand's box. A hand's
     # other components, if the labelling of ``nearest`` splits one, are no hand's.
@@ -1103,14 +1110,18 @@ def _widen(palette: np.ndarray) -> np.ndarray:
     each of them marks itself and its neighbours, by flat index (cheaper than dilating the
     whole cube, the same bins)."""
     nb = palette.shape[-1]  # (bins × bins × bins), or hands × that
-    at = np.flatnonzero(palette)
-    out = np.zeros(palette.size, bool)
+    return _widen_bins(np.flatnonzero(palette), palette.size, nb).reshape(palette.shape)
+
+
+def _widen_bins(at: np.ndarray, size: int, nb: int) -> np.ndarray:
+    """`_widen` of the palette (flat, ``size`` bins, ``nb`` a channel) whose bins are ``at``."""
+    out = np.zeros(size, bool)
     out[at] = True
     for stride in (1, nb, nb * nb):
         bin_ = at // stride % nb  # the bin along this channel
         out[at[bin_ > 0] - stride] = True
         out[at[bin_ < nb - 1] + stride] = True
-    return out.reshape(palette.shape)
+    return out
 
 
 def free_fraction(good: np.ndarray, radius_px: float) -> np.ndarray:
