@@ -265,9 +265,9 @@ def test_grey_excess_channel_by_channel_is_the_plain_one(h, w, spread, seed):
     seed=st.integers(0, 2**32 - 1),
 )
 def test_light_taken_from_every_channel_is_numpys(h, w, channels, tiny, seed):
-    """`_less_light` is ``lin - lamp[..., None]``, also for subnormal light (a spot's far
-    skirt), zeros of either sign, infinities and NaN."""
-    from vision.board_squares import _less_light
+    """The lighting refits' ``lin - as_channels(lamp)`` is ``lin - lamp[..., None]``, also for
+    subnormal light (a spot's far skirt), zeros of either sign, infinities and NaN."""
+    from vision.board_fast import as_channels
 
     rng = np.random.default_rng(seed)
     lin = _linear_picture(rng, (h, w, channels), 1.5)
@@ -276,7 +276,7 @@ def test_light_taken_from_every_channel_is_numpys(h, w, channels, tiny, seed):
     lin.ravel()[:: max(1, lin.size // 7)][:7] = special[: min(7, lin.size)]
     lamp.ravel()[-min(7, lamp.size) :] = special[: min(7, lamp.size)]
     with np.errstate(invalid="ignore"):  # inf − inf
-        assert _same(_less_light(lin, lamp), lin - lamp[..., None])
+        assert _same(lin - as_channels(lamp, channels), lin - lamp[..., None])
 
 
 @settings(max_examples=300, deadline=None)

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.board_fast import pyr_down_around, share
+from vision.board_fast import as_channels, pyr_down_around, share
 from vision.board_geometry import ALL_SQUARES, SIZE, BoardGeometry, square_index
 from vision.board_lighting import Lighting, design, fit_lighting, square_means
 from vision.board_rim import board_rim
@@ -132,17 +132,6 @@ def _blocks(img: np.ndarray) -> np.ndarray:
     return blocks[:, :, a:b, a:b].reshape(SIZE * SIZE, b - a, b - a, *rest)
 
 
-def _less_light(lin: np.ndarray, lamp: np.ndarray) -> np.ndarray:
-    """``lin - lamp[..., None]``: a colour view less one plane of light from every channel.
-
-    The same numbers: OpenCV subtracts the plane, repeated per channel, pixel by pixel (an
-    IEEE subtraction either way), where numpy broadcasts over the short channel axis three
-    values at a time, several times slower."""
-    if lin.dtype != lamp.dtype or lin.ndim != 3 or lin.shape[2] != 3:
-        return lin - lamp[..., None]
-    return cv2.subtract(lin, cv2.merge([lamp] * lin.shape[2]))
-
-
 def _piece_mask(discs: Sequence[tuple[float, float, float]]) -> np.ndarray:
     """Top-view pixels under a known piece (disc centre x, y, radius in board units)."""
     mask = np.zeros((SIZE * PPU, SIZE * PPU), np.uint8)
@@ -221,7 +210,7 @@ def board_light(
         if not spots or k == GLARE_ROUNDS - 1:
             break
         lighting = fit_lighting(
-            square_means(_blocks(_less_light(lin, lamp)), masks), ok & ~left_out, geometry
+            square_means(_blocks(lin - as_channels(lamp)), masks), ok & ~left_out, geometry
         )
         pred, known = predict(lighting, view)
     return BoardLight(lighting, tuple(spots), pred, known, lamp)
@@ -251,7 +240,7 @@ def _without_doubtful(
     """
     lamp = spot_map(found.kept, lin.shape[:2])
     lit = _blocks(spot_map(found.doubtful, lin.shape[:2])).mean(axis=(1, 2)) > DOUBT_LIGHT
-    refit = fit_lighting(square_means(_blocks(_less_light(lin, lamp)), masks), ok & ~lit, geometry)
+    refit = fit_lighting(square_means(_blocks(lin - as_channels(lamp)), masks), ok & ~lit, geometry)
     # Off the spots' squares, the refit stands on about as many squares as the first fit did.
     stood = int((lighting.inlier_squares & ~lit).sum())
     if refit.inliers < DOUBT_INLIERS * stood:
