@@ -93,7 +93,6 @@ def detect_markers(
     refine: bool = False,
     unread: list[np.ndarray] | None = None,
     max_side: float | None = None,
-    origin: tuple[int, int] = (0, 0),
 ) -> list[Marker]:
     """Markers of our set in ``gray`` (uint8), or only inside ``roi`` = (x, y, w, h).
 
@@ -105,15 +104,11 @@ def detect_markers(
     ``unread``, if given, receives the quads (4 × 2, full-image pixels) of the candidates of a
     piece marker's size that could not be decoded even at a second look, away from every
     marker read: a piece is probably there, its marker unreadable in this frame.
-    ``origin`` (x, y): ``gray`` is the part of a frame from that pixel on; ``roi``, the markers
-    and the quads are in the frame's pixels (a tracker makes grey only what it searches).
     """
-    ox, oy = origin
     x0 = y0 = 0
     img = gray
     if roi is not None:
         x, y, w, h = roi
-        x, y = x - ox, y - oy
         x0, y0 = max(0, x), max(0, y)
         x1, y1 = min(gray.shape[1], x + w), min(gray.shape[0], y + h)
         if x1 - x0 < 16 or y1 - y0 < 16:
@@ -125,9 +120,9 @@ def detect_markers(
         return []
     out = []
     for c, i, k in zip(corners, np.asarray(ids).reshape(-1), np.asarray(conf).reshape(-1), strict=True):
-        pts = np.asarray(c, np.float64).reshape(4, 2) + np.array([x0 + ox, y0 + oy], np.float64)
+        pts = np.asarray(c, np.float64).reshape(4, 2) + np.array([x0, y0], np.float64)
         out.append(Marker(int(i), pts, float(k)))
-    offset = np.array([x0 + ox, y0 + oy], np.float64)
+    offset = np.array([x0, y0], np.float64)
     again, missed = _second_look(img, rejected, out, offset)
     out += [Marker(m.id, m.corners + offset, m.confidence) for m in again]
     if unread is not None:

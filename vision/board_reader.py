@@ -289,17 +289,6 @@ def _gray(bgr: np.ndarray) -> np.ndarray:
     return cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
 
 
-def _gray_of(bgr: np.ndarray, roi: tuple[int, int, int, int]) -> tuple[np.ndarray, tuple[int, int]]:
-    """The grey pixels of ``roi`` = (x, y, w, h) within the frame, and where they start: the
-    same values as that part of the frame's grey image (each pixel's grey is its own colour's)."""
-    x, y, w, h = roi
-    x0, y0 = max(0, x), max(0, y)
-    x1, y1 = min(bgr.shape[1], x + w), min(bgr.shape[0], y + h)
-    if x1 <= x0 or y1 <= y0:
-        return np.zeros((0, 0), np.uint8), (x0, y0)
-    return _gray(bgr[y0:y1, x0:x1]), (x0, y0)
-
-
 def read_board(image: np.ndarray, geometry: BoardGeometry = DEFAULT_GEOMETRY) -> BoardRead:
     """Read one frame on its own: detect every marker, fit the homography, judge the squares.
 
@@ -388,17 +377,6 @@ def calibrate(image: np.ndarray, geometry: BoardGeometry = DEFAULT_GEOMETRY) -> 
     return replace(geometry, class_offsets=offsets)
 
 
-@dataclass(frozen=True)
-class _SearchPlan:
-    """Where a still camera's frame is searched, from the cached homography ``fit``."""
-
-    fit: HomographyFit
-    shape: tuple[int, ...]  # the frame's height and width
-    corner_rois: list[tuple[int, int, int, int]]  # around each corner marker
-    board_roi: tuple[int, int, int, int]  # the board and a fifth of a square around it
-    largest_marker: float  # pixels: the piece search's largest marker side (PIECE_SEARCH_SIDE)
-
-
 @dataclass
 class BoardTracker:
     """Reads a camera stream, keeping the homography while the camera stays still.
@@ -426,7 +404,7 @@ class BoardTracker:
     _last: tuple[tuple[int, int, int, int], np.ndarray, BoardRead] | None = field(
         default=None, init=False, repr=False
     )
-    _plan: _SearchPlan | None = field(default=None, init=False, repr=False)
+    _largest: tuple[HomographyFit, float] | None = field(default=None, init=False, repr=False)
 
     def reset(self) -> None:
         self.fit = None
@@ -443,32 +421,22 @@ class BoardTracker:
             rois.append((int(x0), int(y0), int(x1 - x0), int(y1 - y0)))
         return rois
 
-    def _search_plan(self, shape: tuple[int, ...]) -> _SearchPlan:
-        """Where the cached homography says to look, made once for it (and the frame's size)."""
+    def _largest_marker(self) -> float:
+        """The piece search's largest marker side in pixels (PIECE_SEARCH_SIDE), worked out
+        once for each cached homography."""
         assert self.fit is not None
-        plan = self._plan
-        if plan is None or plan.fit is not self.fit or plan.shape != shape[:2]:
-            plan = _SearchPlan(
-                self.fit,
-                shape[:2],
-                self._corner_rois(shape),
-                board_roi(self.fit, shape, -0.2, SIZE + 0.2),
-                PIECE_SEARCH_SIDE * square_side_px(self.fit),
-            )
-            self._plan = plan
-        return plan
+        if self._largest is None or self._largest[0] is not self.fit:
+            self._largest = (self.fit, PIECE_SEARCH_SIDE * square_side_px(self.fit))
+        return self._largest[1]
 
     def read(self, image: np.ndarray) -> BoardRead:
         bgr = as_bgr(image)
+        gray = _gray(bgr)
         if self.fit is None:
-            return self._cold(bgr, _gray(bgr))
-        plan = self._search_plan(bgr.shape)
+            return self._cold(bgr, gray)
         corners: list[Marker] = []
-        for roi in plan.corner_rois:
-            grey, origin = _gray_of(bgr, roi)
-            corners += [
-                m for m in detect_markers(grey, roi, refine=True, origin=origin) if m.id >= CORNER_BASE
-            ]
+        for roi in self._corner_rois(gray.shape):
+            corners += [m for m in detect_markers(gray, roi, refine=True) if m.id >= CORNER_BASE]
         model = self.geometry.corner_marker_points()
         errors = [
             float(np.max(np.linalg.norm(self.fit.to_image(model[m.id]) - m.corners, axis=1)))
@@ -482,16 +450,17 @@ class BoardTracker:
             # The median: one corner marker half under a hand, or misread, is not a moved camera.
             camera, fit = "still", self.fit
         else:
-            return self._cold(bgr, _gray(bgr), moved=True)
-        roi = plan.board_roi  # `fit` is the cached one
+            return self._cold(bgr, gray, moved=True)
+        roi = board_roi(fit, gray.shape, -0.2, SIZE + 0.2)
         seen = tuple(sorted({sq for m in corners if (sq := corner_square(m.id)) is not None}))
-        crop, origin = _gray_of(bgr, roi)  # within the frame (`board_roi` clips it)
+        x, y, w, h = roi  # within the frame (`board_roi` clips it)
+        crop = gray[y : y + h, x : x + w]
         last = self._last if camera == "still" and self.reuse else None
         if last is not None and last[0] == roi and _same_scene(crop, last[1]):
             self.reused += 1
             return replace(last[2], corners_seen=seen)
         unread: list[np.ndarray] = []
-        found = detect_markers(crop, roi, unread=unread, max_side=plan.largest_marker, origin=origin)
+        found = detect_markers(gray, roi, unread=unread, max_side=self._largest_marker())
         pieces = [m for m in found if m.id < CORNER_BASE]
         read = read_with(bgr, fit, pieces, self.geometry, camera, seen, unread)
         if camera == "still" and self.reuse and _nothing_in_doubt(read):
