@@ -75,8 +75,8 @@ def _detector(
     # the board frame or a sheet of paper, and rejecting them early saves decoding work.
     p.maxMarkerPerimeterRate = 1.0 if full_frame else 4.0
     if max_side is not None:
-        # ArUco measures an outline by its pixels (a side of s pixels has s of them when
-        # upright, s / √2 at 45°): one of ``max_side`` has at most 4 × max_side.
+        # ArUco measures an outline by its pixels (a side of s pixels has about s of them
+        # upright, s / √2 at 45°): one of ``max_side`` has about 4 × max_side at most.
         p.maxMarkerPerimeterRate = min(p.maxMarkerPerimeterRate, 4 * max_side / longest)
     p.errorCorrectionRate = 1.0  # of the dictionary's own CORRECTABLE_BITS (2)
     # Thresholding windows of 7 and 17 px instead of 3, 13 and 23: our markers' cells are 4–10 px,
