@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 import cv2
 import numpy as np
@@ -63,13 +63,21 @@ class HomographyFit:
         return cv2.perspectiveTransform(np.asarray(pts, np.float64).reshape(-1, 1, 2), Hinv).reshape(-1, 2)
 
 
-def _detector(shape: tuple[int, ...], refine: bool, full_frame: bool) -> cv2.aruco.ArucoDetector:
+@lru_cache(maxsize=32)
+def _detector(
+    longest: int, refine: bool, full_frame: bool, max_side: float | None = None
+) -> cv2.aruco.ArucoDetector:
+    """The detector for an image whose longer side is ``longest`` pixels (made once: a still
+    camera asks for the same crops frame after frame)."""
     p = cv2.aruco.DetectorParameters()
-    longest = max(shape[:2])
     p.minMarkerPerimeterRate = min(4 * MIN_MARKER_SIDE_PX / longest, 0.5)
     # In a whole frame nothing we print is wider than a quarter of it; bigger "markers" are
     # the board frame or a sheet of paper, and rejecting them early saves decoding work.
     p.maxMarkerPerimeterRate = 1.0 if full_frame else 4.0
+    if max_side is not None:
+        # ArUco measures an outline by its pixels (a side of s pixels has about s of them
+        # upright, s / √2 at 45°): one of ``max_side`` has about 4 × max_side at most.
+        p.maxMarkerPerimeterRate = min(p.maxMarkerPerimeterRate, 4 * max_side / longest)
     p.errorCorrectionRate = 1.0  # of the dictionary's own CORRECTABLE_BITS (2)
     # Thresholding windows of 7 and 17 px instead of 3, 13 and 23: our markers' cells are 4–10 px,
     # the 3 px window found nothing the others missed on the tuning scenes, and costs a pass.
@@ -84,10 +92,15 @@ def detect_markers(
     roi: tuple[int, int, int, int] | None = None,
     refine: bool = False,
     unread: list[np.ndarray] | None = None,
+    max_side: float | None = None,
 ) -> list[Marker]:
     """Markers of our set in ``gray`` (uint8), or only inside ``roi`` = (x, y, w, h).
 
     ``refine`` asks for sub-pixel corners (for the corner markers that carry the homography).
+    ``max_side`` (pixels), if given, is the largest marker looked for: the detector drops a
+    larger outline before decoding it. Inside the board, the squares are such outlines, 81 of
+    them in each thresholding pass, and decoding them costs about as much as the rest of the
+    search (see `BoardTracker`).
     ``unread``, if given, receives the quads (4 × 2, full-image pixels) of the candidates of a
     piece marker's size that could not be decoded even at a second look, away from every
     marker read: a piece is probably there, its marker unreadable in this frame.
@@ -101,7 +114,8 @@ def detect_markers(
         if x1 - x0 < 16 or y1 - y0 < 16:
             return []
         img = gray[y0:y1, x0:x1]
-    corners, ids, conf, rejected = _detector(img.shape, refine, roi is None).detectMarkersWithConfidence(img)
+    detector = _detector(max(img.shape[:2]), refine, roi is None, max_side)
+    corners, ids, conf, rejected = detector.detectMarkersWithConfidence(img)
     if ids is None or len(ids) == 0:
         return []
     out = []
@@ -361,6 +375,17 @@ def pieces_disagree(fit: HomographyFit, pieces: Sequence[Marker]) -> bool:
     cells = [tuple(c) for c in np.floor(board[on_board]).astype(int)]
     off = np.linalg.norm(board - (np.floor(board) + 0.5), axis=1)[on_board]
     return len(set(cells)) < len(cells) or (off > SNAP).sum() > 0.1 * on_board.sum()
+
+
+def square_side_px(fit: HomographyFit) -> float:
+    """The longest side of any of the board's squares in the image, in pixels (a square
+    nearest the camera): every side of the 9 × 9 grid, projected."""
+    steps = np.arange(SIZE + 1, dtype=np.float64)
+    gx, gy = np.meshgrid(steps, steps)
+    grid = fit.to_image(np.stack([gx.ravel(), gy.ravel()], axis=1)).reshape(SIZE + 1, SIZE + 1, 2)
+    across = np.linalg.norm(np.diff(grid, axis=1), axis=2)
+    down = np.linalg.norm(np.diff(grid, axis=0), axis=2)
+    return float(max(across.max(), down.max()))
 
 
 def board_roi(

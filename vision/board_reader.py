@@ -27,6 +27,7 @@ from vision.board_detect import (
     fit_homography,
     fit_with_pieces,
     pieces_disagree,
+    square_side_px,
 )
 from vision.board_geometry import ALL_SQUARES, DEFAULT_GEOMETRY, SIZE, BoardGeometry, square_name
 from vision.board_read import BoardRead, Camera, Problem, SquareRead
@@ -44,6 +45,10 @@ from vision.markers import CORNER_BASE, corner_square, marker_face
 EDGE_MARGIN = 0.04  # a piece centre this close to a square's edge (in squares) is "on the line"
 PIECES_FIT_MARGIN = 0.2  # ... and this close is unknown when the board was located from the pieces
 MARKER_SIZE_RANGE = (0.2, 0.75)  # plausible marker side on the board, in squares
+# The still camera's piece search looks for markers up to this side, in squares of the largest
+# square's size in the image: above the plausible (MARKER_SIZE_RANGE), below the squares'
+# own dark-edged outlines, which the detector would otherwise decode, 81 in each pass.
+PIECE_SEARCH_SIDE = 0.8
 STILL_PX = 2.5  # corner markers within this many pixels of the cached model: camera still
 MIN_DECODE_CONFIDENCE = 0.6
 UNREAD_PIECE = "something of a piece's size lies here, and its marker cannot be read"
@@ -399,6 +404,7 @@ class BoardTracker:
     _last: tuple[tuple[int, int, int, int], np.ndarray, BoardRead] | None = field(
         default=None, init=False, repr=False
     )
+    _largest: tuple[HomographyFit, float] | None = field(default=None, init=False, repr=False)
 
     def reset(self) -> None:
         self.fit = None
@@ -414,6 +420,14 @@ class BoardTracker:
             x1, y1 = img.max(axis=0) + 0.6 * side
             rois.append((int(x0), int(y0), int(x1 - x0), int(y1 - y0)))
         return rois
+
+    def _largest_marker(self) -> float:
+        """The piece search's largest marker side in pixels (PIECE_SEARCH_SIDE), worked out
+        once for each cached homography."""
+        assert self.fit is not None
+        if self._largest is None or self._largest[0] is not self.fit:
+            self._largest = (self.fit, PIECE_SEARCH_SIDE * square_side_px(self.fit))
+        return self._largest[1]
 
     def read(self, image: np.ndarray) -> BoardRead:
         bgr = as_bgr(image)
@@ -446,7 +460,8 @@ class BoardTracker:
             self.reused += 1
             return replace(last[2], corners_seen=seen)
         unread: list[np.ndarray] = []
-        pieces = [m for m in detect_markers(gray, roi, unread=unread) if m.id < CORNER_BASE]
+        found = detect_markers(gray, roi, unread=unread, max_side=self._largest_marker())
+        pieces = [m for m in found if m.id < CORNER_BASE]
         read = read_with(bgr, fit, pieces, self.geometry, camera, seen, unread)
         if camera == "still" and self.reuse and _nothing_in_doubt(read):
             self._last = (roi, crop.copy(), read)
