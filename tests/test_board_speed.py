@@ -7,7 +7,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.board_fast import HALVING_MARGIN, median, pyr_down_around, sorted_median, split_quantiles
+from vision.board_fast import HALVING_MARGIN, median, pyr_down_around, split_quantiles
 from vision.board_glare import _disc_box
 from vision.board_hands import _box_around, _grown_by, _labels_in, _labels_near, _row_runs, _runs, _slope
 from vision.board_surface import colour_bins, csum
@@ -40,12 +40,6 @@ def test_median_is_numpys_bit_for_bit():
 
 def test_median_keeps_nan():
     assert np.isnan(median(np.array([1.0, np.nan, 2.0])))
-
-
-def test_sorted_median():
-    for a in _samples(300):
-        s = np.sort(a)
-        assert sorted_median(s) == float(np.median(s))
 
 
 def test_split_quantiles_match_per_part_quantiles():

@@ -8,12 +8,9 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.same_bits import same_bits as _same_bits
 from vision.board_fast import box_of, components
 from vision.board_surface import _linear, levels_of, to_levels, to_linear
-
-
-def _same_bits(a: np.ndarray, b: np.ndarray) -> bool:
-    return a.dtype == b.dtype and a.shape == b.shape and np.array_equal(a.view(np.uint32), b.view(np.uint32))
 
 
 @settings(max_examples=150, deadline=None)

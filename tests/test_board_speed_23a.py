@@ -10,19 +10,29 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.same_bits import same_bits as _same_bits
 from vision.board_fast import (
     as_channels,
     column_var,
     rank_parts,
-    sorted_median,
     split_medians,
     split_quantiles,
 )
 
 
-def _same_bits(a: np.ndarray, b: np.ndarray) -> bool:
-    a, b = np.ascontiguousarray(a), np.ascontiguousarray(b)
-    return a.dtype == b.dtype and a.shape == b.shape and np.array_equal(a.view(np.uint8), b.view(np.uint8))
+def _sorted_median_plain(s: np.ndarray) -> float:
+    """``float(np.median(s))`` for a sorted 1-D float array without NaNs (vision.board_fast's
+    before round 23, the noise model's median of a range)."""
+    n = s.size
+    h = n // 2
+    return float(s[h]) if n % 2 else float((s[h - 1] + s[h]) / 2)
+
+
+def test_the_plain_sorted_median_is_numpys():
+    rng = np.random.default_rng(7)
+    for n in range(1, 300):
+        s = np.sort(rng.standard_normal(n) * 10.0 ** rng.integers(-3, 4))
+        assert _sorted_median_plain(s) == float(np.median(s))
 
 
 def _column_var_plain(x: np.ndarray) -> np.ndarray:
@@ -63,7 +73,7 @@ def _ranges_plain(v: np.ndarray, e: np.ndarray, parts: int, q: float) -> tuple[l
     """The noise model's brightness ranges before round 23: a full argsort, each part's
     median from its sorted values."""
     order = np.argsort(v)
-    medians = [sorted_median(v[p]) for p in np.array_split(order, parts)]
+    medians = [_sorted_median_plain(v[p]) for p in np.array_split(order, parts)]
     return medians, split_quantiles(e, order, parts, q)
 
 

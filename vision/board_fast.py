@@ -51,28 +51,21 @@ def median(a: np.ndarray) -> np.floating:
     return p[-1] if np.isnan(p[-1]) else mid
 
 
-def sorted_median(s: np.ndarray) -> float:
-    """``float(np.median(s))`` for a non-empty 1-D float array already sorted ascending,
-    without NaNs."""
-    n = s.size
-    h = n // 2
-    return float(s[h]) if n % 2 else float((s[h - 1] + s[h]) / 2)
-
-
 def split_quantiles(values: np.ndarray, order: np.ndarray, parts: int, q: float) -> list[float]:
     """``[float(np.quantile(values[p], q)) for p in np.array_split(order, parts)]`` in (at
     most) two calls: `np.array_split` makes the first ``len % parts`` parts one longer, so
     the parts of each length are the rows of one matrix, and numpy's quantile along an axis
     computes every row exactly as it would on its own."""
-    n = len(order)
-    size, longer = divmod(n, parts)
-    out: list[float] = []
+    return [v for rows in _parts_as_rows(values, order, parts) for v in row_quantiles(rows, q)]
+
+
+def _parts_as_rows(values: np.ndarray, order: np.ndarray, parts: int) -> list[np.ndarray]:
+    """``values`` in the parts ``np.array_split(order, parts)`` makes, as the rows of (at most)
+    two matrices: the first ``len % parts`` parts, one longer, then the others."""
+    size, longer = divmod(len(order), parts)
     cut = longer * (size + 1)
-    if longer:
-        out += row_quantiles(values[order[:cut]].reshape(longer, size + 1), q)
-    if parts - longer:
-        out += row_quantiles(values[order[cut:]].reshape(parts - longer, size), q)
-    return out
+    out = [values[order[:cut]].reshape(longer, size + 1)] if longer else []
+    return out + ([values[order[cut:]].reshape(parts - longer, size)] if parts - longer else [])
 
 
 def rank_parts(values: np.ndarray, parts: int) -> np.ndarray:
@@ -105,19 +98,11 @@ def rank_parts(values: np.ndarray, parts: int) -> np.ndarray:
 
 
 def split_medians(values: np.ndarray, order: np.ndarray, parts: int) -> list[float]:
-    """``[sorted_median(np.sort(values[p])) for p in np.array_split(order, parts)]`` (as
+    """The median of each part ``np.array_split(order, parts)`` makes of ``values`` (as
     `split_quantiles`, the parts of each length as the rows of one matrix): the middle value
     of a part, or the mean of the two middle ones in the values' dtype."""
-    n = len(order)
-    size, longer = divmod(n, parts)
     out: list[float] = []
-    cut = longer * (size + 1)
-    for rows in (
-        values[order[:cut]].reshape(longer, size + 1) if longer else None,
-        values[order[cut:]].reshape(parts - longer, size) if parts - longer else None,
-    ):
-        if rows is None:
-            continue
+    for rows in _parts_as_rows(values, order, parts):
         m = rows.shape[1]
         h = m // 2
         if m % 2:
