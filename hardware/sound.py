@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import logging
 import math
+import os
 import queue
 import shutil
 import struct
@@ -91,6 +92,34 @@ def find_player(spec: str) -> list[str] | None:
     return None
 
 
+WORK_PREFIX = "referee-sound-"  # then the owner's pid: referee-sound-<pid>-<random>
+
+
+def sweep_leftovers(tmp: Path | None = None) -> list[Path]:
+    """Remove the sound folders of referees that are no longer running; returns them.
+
+    A folder whose owner's pid is alive is left alone (a second referee on the machine, or a
+    reused pid: keeping a stale folder is harmless, removing a live one is not)."""
+    removed = []
+    for path in Path(tmp or tempfile.gettempdir()).glob(f"{WORK_PREFIX}*-*"):
+        pid_text = path.name[len(WORK_PREFIX) :].split("-", 1)[0]
+        if not pid_text.isdigit() or not path.is_dir() or _alive(int(pid_text)):
+            continue
+        shutil.rmtree(path, ignore_errors=True)
+        removed.append(path)
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's process
+        return True
+    return True
+
+
 SPEECH_TIMEOUT_S = 30.0  # a sentence still playing after this is stuck: stop it
 
 
@@ -112,8 +141,15 @@ class SoundOutput:
             self._dir.mkdir(parents=True, exist_ok=True)
         else:
             self._player = find_player(spec)
-        self._work = Path(tempfile.mkdtemp(prefix="referee-sound-"))
-        self._tones = {name: write_tune(self._work / f"{name}.wav", tune) for name, tune in TUNES.items()}
+        # The rendered sounds live in a folder of their own, only when there is an output to
+        # play them on; a referee killed without closing (power cut, kill -9) leaves its folder
+        # behind, which the next one sweeps (`sweep_leftovers`).
+        self._work: Path | None = None
+        self._tones: dict[str, Path | None] = dict.fromkeys(TUNES)
+        if self.enabled:
+            sweep_leftovers()
+            self._work = Path(tempfile.mkdtemp(prefix=f"{WORK_PREFIX}{os.getpid()}-"))
+            self._tones = {name: write_tune(self._work / f"{name}.wav", tune) for name, tune in TUNES.items()}
         # Sentences to render (with the number of tones asked for before them); sounds ready
         # to play. A mark (an Event) passes through both in order, so `wait_idle` returns once
         # everything queued before it is done.
@@ -152,7 +188,9 @@ class SoundOutput:
                 self._tones_due += 1
                 self._tones_asked += 1
                 asked = self._tones_asked
-            self._ready.put(("tone", self._tones[name], name, "", asked))
+            wav = self._tones[name]
+            assert wav is not None  # rendered whenever enabled
+            self._ready.put(("tone", wav, name, "", asked))
 
     def say(self, text: str, lang: str) -> None:
         """Speak `text` in `lang` ("en" or "fr"); replaces a sentence not yet started, and is
@@ -168,7 +206,8 @@ class SoundOutput:
         self._renderer.join(timeout=5)
         self._ready.put(None)
         self._thread.join(timeout=5)
-        shutil.rmtree(self._work, ignore_errors=True)
+        if self._work is not None:
+            shutil.rmtree(self._work, ignore_errors=True)
 
     def wait_idle(self, timeout: float = 10.0) -> bool:
         """Wait until everything queued has been played or written (tests)."""
@@ -196,6 +235,7 @@ class SoundOutput:
             if self._overtaken(asked, text):
                 continue
             rendered += 1
+            assert self._work is not None  # sentences are queued only when enabled
             target = self._work / f"speech-{rendered}.wav"  # the player may still read the last one
             try:
                 render_speech(text, lang, target)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import re
 import sys
+import tempfile
 import threading
 import time
 import wave
@@ -200,3 +202,38 @@ def test_a_tone_cuts_short_the_sentence_being_spoken(tmp_path: Path, monkeypatch
         out.close()
     played = lines()
     assert played[0].startswith("start speech") and played[1:] == ["start call.wav", "end call.wav"], played
+
+
+def test_sound_folders_exist_only_with_an_output_and_a_killed_referees_are_swept(
+    tmp_path: Path, monkeypatch
+) -> None:
+    import subprocess
+
+    import hardware.sound
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    off = SoundOutput("off")
+    off.close()
+    assert list(tmp_path.iterdir()) == [], "silence renders nothing and leaves nothing"
+
+    # What a referee killed without closing (power cut, kill -9) leaves behind.
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    left = tmp_path / f"{hardware.sound.WORK_PREFIX}{gone.pid}-abc123"
+    left.mkdir()
+    (left / "call.wav").write_bytes(b"RIFF")
+    alive = tmp_path / f"{hardware.sound.WORK_PREFIX}{os.getpid()}-def456"  # a referee still running
+    alive.mkdir()
+    unrelated = tmp_path / f"{hardware.sound.WORK_PREFIX}not_ours"  # no pid in its name
+    unrelated.mkdir()
+
+    out = SoundOutput(f"dir:{tmp_path / 'out'}")
+    try:
+        assert not left.exists(), "the dead referee's folder is swept by the next one"
+        assert alive.exists() and unrelated.exists()
+        own = [p for p in tmp_path.glob(f"{hardware.sound.WORK_PREFIX}{os.getpid()}-*") if p != alive]
+        assert len(own) == 1 and (own[0] / "call.wav").exists()
+    finally:
+        out.close()
+    assert not own[0].exists(), "closing removes the folder"
+    assert alive.exists()
