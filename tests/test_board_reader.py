@@ -263,12 +263,14 @@ DAMAGED = st.builds(_mutate, st.just(len(JPEG)), FLIPS) | st.builds(_mutate, st.
 def test_image_bytes_from_outside_never_crash_the_reader(data: bytes) -> None:
     from referee.commands.read_board import _load_image
 
-    path = Path(tempfile.mkdtemp()) / "frame.jpg"
-    path.write_bytes(data)
-    try:
-        read = read_board(_load_image(path))
-    except BoardImageError:
-        return
+    # Not pytest's tmp_path: hypothesis runs the body many times within one test.
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "frame.jpg"
+        path.write_bytes(data)
+        try:
+            read = read_board(_load_image(path))
+        except BoardImageError:
+            return
     assert len(read.squares) == 81  # a damaged frame may still show the board
 
 
