@@ -241,6 +241,7 @@ def test_real_frames_read_as_with_the_plain_forms(real_surfaces, monkeypatch):
     monkeypatch.setattr(board_surface, "verified_shadow", _verified_shadow_plain)
     monkeypatch.setattr(board_surface, "_local_light", _plain_local_light)
     monkeypatch.setattr(board_surface, "_window_counts", _plain_window_counts)
+    monkeypatch.setattr(board_surface, "_shadowed", lambda *a: _shadowed_plain(*a[:-1]))
     plain = [board_surface.analyse(*a, **k) for a, k in real_surfaces]
     assert len(new) == 3
     for x, y in zip(new, plain, strict=True):
@@ -258,8 +259,219 @@ def test_real_frames_verify_the_same_shadows(real_surfaces, monkeypatch):
     monkeypatch.setattr(board_surface, "verified_shadow", lambda *a: seen.append(a) or verified_shadow(*a))
     for a, k in real_surfaces:
         board_surface.analyse(*a, **k)
+    monkeypatch.undo()
     assert len(seen) == 3
     for args in seen:
         got = verified_shadow(*args)
         assert np.array_equal(got, _verified_shadow_plain(*args))
     assert sum(int(verified_shadow(*args).sum()) for args in seen) > 0  # some shadow verified
+
+
+def _shadowed_plain(rest, pred, a, b, lamp, washed, levels, saturated, sigma, usable, classes, line):
+    """`_shadowed` before round 24: whether both classes are dimmed alike told everywhere, and
+    deep told at every pixel (the ramp's verification is the round's own: the plain one is
+    checked against it above)."""
+    import vision.board_surface as bs
+
+    dim = bs.csum((rest - bs.as_channels(b)) * pred) / np.maximum(bs.csum(pred * pred), 1e-9)
+    model = bs.to_levels(bs.as_channels(dim) * pred + bs.as_channels(b + lamp))
+    resid = bs._at_saturated(levels - model, saturated, bs.SATURATED, model)
+    fits = bs.cmax(np.abs(resid) / sigma) < bs.SHADOW_SIGMAS
+    ratio = dim / np.maximum(a, 1.0)
+    log_dim = np.log(np.clip(dim, 1e-3, None)).astype(np.float32)
+    candidate = fits & (ratio > bs.SHADOW_RANGE[0]) & (ratio < bs.SHADOW_RANGE[1])
+    own = usable & candidate
+    near = []
+    for c in (0, 1):
+        mc = (own & (classes == c)).astype(np.float32)
+        g = cv2.GaussianBlur(mc, (0, 0), bs.CROSS_SIGMA)
+        near.append((g, cv2.GaussianBlur(log_dim * mc, (0, 0), bs.CROSS_SIGMA) / np.maximum(g, 1e-6)))
+    (g0, l0), (g1, l1) = near
+    across = (g0 > bs.CROSS_WEIGHT) & (g1 > bs.CROSS_WEIGHT) & (np.abs(l0 - l1) < bs.SHADOW_DEV)
+    plain = bs._deviation(log_dim, usable) < bs.SHADOW_DEV
+    hand = bs._big_regions(usable & ~own, line.shape[0] // bs.SIZE)
+    among_own = bs._deviation(log_dim, usable & ~hand) < bs.SHADOW_DEV
+    smooth = plain | among_own
+    shadowish = own & (plain | (among_own & across))
+    count, labels = cv2.connectedComponents(
+        bs._bridged(shadowish, log_dim, line).astype(np.uint8), connectivity=8
+    )
+    lit = np.zeros(count, bool)
+    lit[labels[across & shadowish]] = True
+    lit[0] = False
+    across |= lit[labels]
+    ppu = line.shape[0] // bs.SIZE
+    verified = bs.verified_shadow(
+        own, own & (ratio < bs.VERIFY_DIM) & ~washed, log_dim, line, ppu, bs.LINE_PX
+    )
+    smooth |= verified
+    across |= verified
+    return candidate, smooth, ((ratio < bs.DEEP_SHADOW) & ~across) | washed, log_dim, verified
+
+
+def _check_shadowed(args, weak):
+    """`_shadowed` without ``weak`` is the plain form; with it, the same but deep, which is the
+    plain one's at the shade pixels (dimmed, smooth and weak) and False elsewhere."""
+    from vision.board_surface import _shadowed
+
+    plain = _shadowed_plain(*args)
+    whole = _shadowed(*args)
+    for got, want in zip(whole, plain, strict=True):
+        assert _same_bits(got, want)
+    asked = _shadowed(*args, weak)
+    for i in (0, 1, 3, 4):
+        assert _same_bits(asked[i], plain[i])
+    shade = plain[0] & plain[1] & weak
+    assert np.array_equal(asked[2], plain[2] & shade)
+    return shade
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    hands=st.integers(0, 4),
+    shadows=st.integers(0, 4),
+    lamp_on=st.booleans(),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_shadowed_told_at_the_shade_only_is_the_plain_one_there(hands, shadows, lamp_on, seed):
+    """Drawn top views: a two-colour board, dimmed by shadows (some deep), hands of random
+    colours, noise, lamp light; every argument `analyse` gives, ``weak`` a misfit around the
+    hands and some speckle."""
+    from vision.board_geometry import DEFAULT_GEOMETRY
+    from vision.board_surface import SATURATED, View, to_levels
+
+    view = View.of(DEFAULT_GEOMETRY, 24)
+    n = view.classes.shape[0]
+    rng = np.random.default_rng(seed)
+    colours = rng.uniform(0.03, 0.8, (3, 3)).astype(np.float32)
+    pred = colours[np.clip(view.classes, 0, 2)]
+    dim = np.ones((n, n), np.float32)
+    for _ in range(shadows):
+        y, x = (int(v) for v in rng.integers(0, n, 2))
+        dim[y : y + int(rng.integers(10, 120)), x : x + int(rng.integers(10, 120))] *= rng.uniform(0.15, 0.9)
+    rest = dim[..., None] * pred * rng.normal(1, 0.03, (n, n, 3)).astype(np.float32)
+    weak = rng.random((n, n)) < 0.02
+    for _ in range(hands):
+        y, x = (int(v) for v in rng.integers(0, n, 2))
+        part = (slice(y, y + int(rng.integers(10, 90))), slice(x, x + int(rng.integers(10, 90))))
+        rest[part] = rng.uniform(0.02, 0.6, 3).astype(np.float32)
+        weak[part] = True
+    lamp = np.zeros((n, n), np.float32)
+    if lamp_on:
+        yy, xx = np.mgrid[0:n, 0:n]
+        lamp = (
+            0.4 * np.exp(-((yy - rng.integers(0, n)) ** 2 + (xx - rng.integers(0, n)) ** 2) / 800.0)
+        ).astype(np.float32)
+    levels = to_levels(rest + lamp[..., None])
+    a = rng.uniform(0.9, 1.1, (n, n)).astype(np.float32)
+    b = rng.normal(0, 0.005, (n, n)).astype(np.float32)
+    args = (
+        rest.astype(np.float32),
+        pred,
+        a,
+        b,
+        lamp,
+        lamp > 0.5 * pred.sum(axis=2) / 3,
+        levels,
+        levels >= SATURATED,
+        np.full(levels.shape, rng.uniform(1.5, 6.0), np.float32),
+        ~view.line & (rng.random((n, n)) < 0.98),
+        view.classes,
+        view.line,
+    )
+    _check_shadowed(args, weak)
+
+
+def test_real_frames_shadowed_the_same(real_surfaces, monkeypatch):
+    """`_shadowed` on the real frames' own arguments and misfits: the plain form's numbers,
+    deep at the shade pixels, and some of them deep, some told by the blurs."""
+    import vision.board_surface as board_surface
+
+    seen = []
+    shadowed = board_surface._shadowed
+    monkeypatch.setattr(board_surface, "_shadowed", lambda *a: seen.append(a) or shadowed(*a))
+    for a, k in real_surfaces:
+        board_surface.analyse(*a, **k)
+    monkeypatch.undo()
+    assert len(seen) == 3
+    deep = 0
+    for args in seen:
+        shade = _check_shadowed(args[:-1], args[-1])
+        deep += int((shadowed(*args)[2] & ~args[5]).sum())
+        assert shade.any()
+    assert deep > 0
+
+
+def _block_crops(at, reach):
+    """`crops_around` at its smallest: a crop for every block of 8 × 8 px holding a pixel
+    asked about, none merged (each exact on its own)."""
+    from vision.board_fast import CROP_ALIGN
+
+    h, w = at.shape
+    out = []
+    blocks = np.add.reduceat(np.add.reduceat(at, np.arange(0, h, 8), 0), np.arange(0, w, 8), 1)
+    for by, bx in np.argwhere(blocks):
+        y0, x0 = int(by) * 8, int(bx) * 8
+        y1, x1 = min(h, y0 + 8), min(w, x0 + 8)
+        cy0, cy1 = max(0, y0 - reach), min(h, y1 + reach)
+        cx0 = max(0, (x0 - reach) // CROP_ALIGN * CROP_ALIGN)
+        cx1 = min(w, -(-(x1 + reach) // CROP_ALIGN) * CROP_ALIGN)
+        out.append(((slice(y0, y1), slice(x0, x1)), (slice(cy0, cy1), slice(cx0, cx1))))
+    return out
+
+
+def test_real_frames_shadowed_the_same_told_in_small_crops(real_surfaces, monkeypatch):
+    """With the crops as small as they can be, the patches of deep pixels reach beyond them,
+    and whether they hold a pixel dimmed alike is told again over the whole view: the same."""
+    import vision.board_surface as board_surface
+
+    seen = []
+    shadowed = board_surface._shadowed
+    monkeypatch.setattr(board_surface, "_shadowed", lambda *a: seen.append(a) or shadowed(*a))
+    for a, k in real_surfaces:
+        board_surface.analyse(*a, **k)
+    monkeypatch.undo()
+    monkeypatch.setattr(board_surface, "crops_around", _block_crops)
+    for args in seen:
+        _check_shadowed(args[:-1], args[-1])
+
+
+def test_a_deep_ramp_whose_patch_is_lit_far_from_it_is_told_so():
+    """A shadow's ramp inside one dark square, from the undimmed board at one side to 0.3 of
+    it at the other (deep, and no match with the light squares beside it: not dimmed alike
+    there), joined to the rest of the board, where both colours show the same dimming (none).
+    The crops around the deep pixels hold no pixel dimmed alike: the patch is told again over
+    the whole view, and is light's, as the plain form finds."""
+    from vision.board_geometry import DEFAULT_GEOMETRY
+    from vision.board_surface import View, to_levels
+
+    view = View.of(DEFAULT_GEOMETRY, 24)
+    n = view.classes.shape[0]
+    pred = np.where(
+        view.classes[..., None] == 0, np.float32([0.1, 0.12, 0.15]), np.float32([0.55, 0.5, 0.45])
+    ).astype(np.float32)
+    r0, c0 = 48, 192  # a dark square at the board's edge
+    assert (view.classes[r0 : r0 + 24, c0 : c0 + 24] == 0).all()
+    log_dim = np.zeros((n, n), np.float32)
+    log_dim[r0 : r0 + 24, c0 : c0 + 24] = np.clip((np.arange(24) - 2) / 19.0, 0, 1) * np.log(0.3)
+    rest = (np.exp(log_dim)[..., None] * pred).astype(np.float32)
+    levels = to_levels(rest)
+    weak = np.zeros((n, n), bool)
+    weak[r0 : r0 + 24, c0 + 12 : c0 + 24] = True
+    zeros = np.zeros((n, n), np.float32)
+    args = (
+        rest,
+        pred,
+        np.ones((n, n), np.float32),
+        zeros,
+        zeros,
+        np.zeros((n, n), bool),
+        levels,
+        np.zeros(levels.shape, bool),
+        np.full(levels.shape, 3.0, np.float32),
+        ~view.line,
+        view.classes,
+        view.line,
+    )
+    shade = _check_shadowed(args, weak)
+    assert shade.sum() > 100

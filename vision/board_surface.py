@@ -37,8 +37,10 @@ from vision.board_fast import (
     channel_min,
     column_var,
     components,
+    crops_around,
     median,
     rank_parts,
+    shifted,
     split_medians,
     split_quantiles,
 )
@@ -86,6 +88,7 @@ VERIFY_DIM = 0.9  # a shadow verified across the grid lines is this much dimmed 
 VERIFY_MARGIN = 6  # px: ... and beyond this from a hand, out of the hand's reach
 WASHED = 0.5  # lamp light above this share of the board's own: colours washed out
 CROSS_SIGMA = 7.0  # px: how near dark and light squares must show the same dimming
+CROSS_REACH = int(4 * CROSS_SIGMA) + 1  # px: OpenCV's float blur reaches 4 σ (round(8σ + 1) | 1 taps)
 CROSS_WEIGHT = 0.05  # share of that neighbourhood each class must fill
 BLOB_AREA = 0.1  # squares²: foreign regions at least this big may be a hand (closed, palette)
 HAND_PART = 0.05  # squares²: a region unlike dimmed board this big is left out of a shadow's mean
@@ -602,10 +605,23 @@ def analyse(
     # like the board as much as one of the board's own colour, and so does a dark cloth.
     board_sum = csum(pred)
     washed = lamp > WASHED * board_sum / 3
+    weak_fit = resid_n > WEAK_SIGMAS
     dimmed, smooth, deep, log_dim, verified = _shadowed(
-        rest, pred, a, b, lamp, washed, top_levels, saturated, sigma, judged, view.classes, view.line
+        rest,
+        pred,
+        a,
+        b,
+        lamp,
+        washed,
+        top_levels,
+        saturated,
+        sigma,
+        judged,
+        view.classes,
+        view.line,
+        weak_fit,
     )
-    shade = dimmed & smooth & (resid_n > WEAK_SIGMAS)
+    shade = dimmed & smooth & weak_fit
     # The grey term is one number for all three channels, fitted in linear light, where the
     # bright channels decide it: a colour misfit of the lighting field (a corner under a
     # strong vignette) makes it negative, and on the dark squares' darkest channel (scheme
@@ -787,12 +803,17 @@ def _shadowed(
     usable: np.ndarray,
     classes: np.ndarray,
     line: np.ndarray,
+    weak: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Bare board dimmed by a shadow: the colour of the board times a grey factor (within
     SHADOW_RANGE of the local light), whether that factor varies smoothly from pixel to pixel
     (a shadow's does; a sleeve's jumps at every change of square colour), whether the
     shadow is deep (below DEEP_SHADOW), the log of the factor, and the shadow verified
-    across the grid lines (`vision.board_shadow_verify`)."""
+    across the grid lines (`vision.board_shadow_verify`).
+
+    ``weak``: the pixels that misfit the local light (beyond WEAK_SIGMAS), if `analyse` asks.
+    Deep is then told only at its shade (dimmed, smooth and weak), the only pixels it asks
+    about, and is False elsewhere; the rest is the same."""
     dim = csum((rest - as_channels(b)) * pred) / np.maximum(csum(pred * pred), 1e-9)
     model = to_levels(as_channels(dim) * pred + as_channels(b + lamp))
     resid = _at_saturated(levels - model, saturated, SATURATED, model)
@@ -802,16 +823,6 @@ def _shadowed(
     log_dim = np.log(np.clip(dim, 1e-3, None)).astype(np.float32)
     candidate = fits & (ratio > SHADOW_RANGE[0]) & (ratio < SHADOW_RANGE[1])
     own = usable & candidate
-    # A deep shadow over one square looks like a dark sleeve; but a shadow dims dark and
-    # light squares alike, where a sleeve of one colour dims them by factors as different as
-    # the squares are: where both classes show nearby, equally dimmed, the dimming is light's.
-    near = []
-    for c in (0, 1):
-        mc = (own & (classes == c)).astype(np.float32)
-        g = cv2.GaussianBlur(mc, (0, 0), CROSS_SIGMA)
-        near.append((g, cv2.GaussianBlur(log_dim * mc, (0, 0), CROSS_SIGMA) / np.maximum(g, 1e-6)))
-    (g0, l0), (g1, l1) = near
-    across = (g0 > CROSS_WEIGHT) & (g1 > CROSS_WEIGHT) & (np.abs(l0 - l1) < SHADOW_DEV)
     # Smooth: like the pixels around it (a hand's "dimming" jumps with the square colour under
     # it), or like them leaving out the hand: the hand casting a shadow, beside it, does not
     # make the shadow rough (a hand's pixels do not fit as dimmed board). Only regions as big
@@ -821,6 +832,28 @@ def _shadowed(
     hand = _big_regions(usable & ~own, line.shape[0] // SIZE)
     among_own = _deviation(log_dim, usable & ~hand) < SHADOW_DEV
     smooth = plain | among_own
+    # Under strong lamp light (``washed``) the board's colours wash out, and a dark cloth, lit
+    # by the lamp too, passes for a shadow of any square: there a shadow is not seen board.
+    # A shadow that goes on across the grid lines with the same dimming, or the same ramp, is
+    # light's (no hand of the board's colour does that): seen board, smooth along its
+    # penumbra's ramp even beside the hand that casts it, and not too deep to trust.
+    ppu = line.shape[0] // SIZE
+    verified = verified_shadow(own, own & (ratio < VERIFY_DIM) & ~washed, log_dim, line, ppu, LINE_PX)
+    smooth |= verified
+    # A deep shadow over one square looks like a dark sleeve; but a shadow dims dark and
+    # light squares alike, where a sleeve of one colour dims them by factors as different as
+    # the squares are: where both classes show nearby, equally dimmed, the dimming is light's
+    # (``across``). That decides a deep pixel, unless washed out or verified.
+    deep_px = ratio < DEEP_SHADOW
+    asked = None if weak is None else candidate & smooth & weak
+    told = deep_px & ~washed & ~verified
+    if asked is not None:
+        told &= asked
+        if not told.any():
+            return candidate, smooth, washed & asked, log_dim, verified
+    # Smoothness among the shadow's own pixels links only where both classes agree (below).
+    linking = own & ~plain & among_own
+    across, known = _dimmed_alike(own, classes, log_dim, None if asked is None else told | linking)
     # The whole of a shadow is light's where part of it is: a shadow is one smooth field of
     # dimming, linked across the grid lines (which are not judged) where it goes on unchanged.
     # Smoothness among the shadow's own pixels links only where both classes agree: a hand a
@@ -831,19 +864,69 @@ def _shadowed(
         _bridged(shadowish, log_dim, line).astype(np.uint8), connectivity=8
     )
     lit = np.zeros(count, bool)
-    lit[labels[across & shadowish]] = True  # repeats and all: np.unique's flags, without its sort
+    # The patches with a pixel ``across``: repeats and all (np.unique's flags, without its sort).
+    lit[labels[across & shadowish if known is None else across & shadowish & known]] = True
+    if known is not None:
+        # A patch with no pixel told ``across`` yet, and shadowish pixels where it was not
+        # told: tell it everywhere (seldom: the crops lie around the deep pixels it holds).
+        open_ = np.zeros(count, bool)
+        open_[labels[told]] = True
+        open_ &= ~lit
+        beyond = np.zeros(count, bool)
+        beyond[labels[shadowish & ~known]] = True
+        if (open_ & beyond)[1:].any():
+            across, known = _dimmed_alike(own, classes, log_dim, None)
+            shadowish = own & (plain | (among_own & across))
+            lit[labels[across & shadowish]] = True
     lit[0] = False
     across |= lit[labels]
-    # Under strong lamp light (``washed``) the board's colours wash out, and a dark cloth, lit
-    # by the lamp too, passes for a shadow of any square: there a shadow is not seen board.
-    # A shadow that goes on across the grid lines with the same dimming, or the same ramp, is
-    # light's (no hand of the board's colour does that): seen board, smooth along its
-    # penumbra's ramp even beside the hand that casts it, and not too deep to trust.
-    ppu = line.shape[0] // SIZE
-    verified = verified_shadow(own, own & (ratio < VERIFY_DIM) & ~washed, log_dim, line, ppu, LINE_PX)
-    smooth |= verified
     across |= verified
-    return candidate, smooth, ((ratio < DEEP_SHADOW) & ~across) | washed, log_dim, verified
+    deep = (deep_px & ~across) | washed
+    return candidate, smooth, deep if asked is None else deep & asked, log_dim, verified
+
+
+def _dimmed_alike(
+    own: np.ndarray, classes: np.ndarray, log_dim: np.ndarray, at: np.ndarray | None
+) -> tuple[np.ndarray, np.ndarray | None]:
+    """Where both classes of square show nearby (a CROSS_SIGMA blur of the ``own`` pixels of
+    each holds CROSS_WEIGHT or more) with the same mean dimming (within SHADOW_DEV): the
+    dimming there is light's. With ``at``, told only around those pixels, in the regions of
+    `vision.board_fast.crops_around` (the same numbers there as over the whole view: each
+    pixel's arithmetic is its own), and returned with the mask of those regions; elsewhere
+    False."""
+    near = []
+    for c in (0, 1):
+        mc = (own & (classes == c)).astype(np.float32)
+        near.append((mc, log_dim * mc))
+    if at is None:
+        return _alike(
+            [
+                (cv2.GaussianBlur(m, (0, 0), CROSS_SIGMA), cv2.GaussianBlur(v, (0, 0), CROSS_SIGMA))
+                for m, v in near
+            ]
+        ), None
+    across = np.zeros(own.shape, bool)
+    known = np.zeros(own.shape, bool)
+    for region, crop in crops_around(at, CROSS_REACH):
+        inside = shifted(region, crop)
+        across[region] = _alike(
+            [
+                (
+                    cv2.GaussianBlur(np.ascontiguousarray(m[crop]), (0, 0), CROSS_SIGMA)[inside],
+                    cv2.GaussianBlur(np.ascontiguousarray(v[crop]), (0, 0), CROSS_SIGMA)[inside],
+                )
+                for m, v in near
+            ]
+        )
+        known[region] = True
+    return across, known
+
+
+def _alike(blurred: list[tuple[np.ndarray, np.ndarray]]) -> np.ndarray:
+    """`_dimmed_alike` from each class's blurred weight and weighted dimming."""
+    (g0, v0), (g1, v1) = blurred
+    l0, l1 = v0 / np.maximum(g0, 1e-6), v1 / np.maximum(g1, 1e-6)
+    return (g0 > CROSS_WEIGHT) & (g1 > CROSS_WEIGHT) & (np.abs(l0 - l1) < SHADOW_DEV)
 
 
 def _big_regions(mask: np.ndarray, ppu: int) -> np.ndarray:
