@@ -242,6 +242,7 @@ def test_real_frames_read_as_with_the_plain_forms(real_surfaces, monkeypatch):
     monkeypatch.setattr(board_surface, "_local_light", _plain_local_light)
     monkeypatch.setattr(board_surface, "_window_counts", _plain_window_counts)
     monkeypatch.setattr(board_surface, "_shadowed", lambda *a: _shadowed_plain(*a[:-1]))
+    monkeypatch.setattr(board_surface, "seen_lines", _seen_lines_plain)
     plain = [board_surface.analyse(*a, **k) for a, k in real_surfaces]
     assert len(new) == 3
     for x, y in zip(new, plain, strict=True):
@@ -475,3 +476,99 @@ def test_a_deep_ramp_whose_patch_is_lit_far_from_it_is_told_so():
     )
     shade = _check_shadowed(args, weak)
     assert shade.sum() > 100
+
+
+def _seen_lines_plain(lin, pred, light, levels, sigma, reference, candidates, foreign, classes, ppu, line_px):
+    """`seen_lines` before round 24: every cross-section fitted."""
+    import vision.board_line_seen as bls
+    from vision.board_fast import as_channels
+
+    b = bls._band(classes, ppu, line_px)
+    seen = np.zeros(classes.shape, bool)
+    cand = candidates.ravel()[b.order]
+    if not cand.any():
+        return seen
+
+    def band(a):
+        return np.take(a.reshape(-1, 3) if a.ndim == 3 else a.ravel(), b.order, axis=0)
+
+    model = as_channels(band(light[0])) * band(pred) + as_channels(band(light[1]))
+    qb = band(lin) / np.maximum(model, 1e-4)
+    rel = 2.2 * band(sigma) / np.maximum(band(levels), 5.0)
+    refb = reference.ravel()[b.order]
+    prof, spread = bls._reference_profile(qb, refb, b.bounds)
+    tol = bls.MATCH_SIGMAS * np.sqrt(spread**2 + rel**2) * prof
+    Q, P, T = (np.take(x, b.sections, axis=0) for x in (qb, prof, tol))
+    f = (Q * P).sum(axis=(1, 2)) / np.maximum((P * P).sum(axis=(1, 2)), 1e-9)
+    fits = np.all(np.abs(Q - f[:, None, None] * P) <= f[:, None, None] * T, axis=(1, 2))
+    fits &= (f >= bls.DIM_RANGE[0]) & (f <= bls.DIM_RANGE[1]) & np.all(P > 0, axis=(1, 2))
+    fits = np.append(fits, False)
+    ok = fits[:-1] & fits[b.before] & fits[b.after]
+    fg = foreign.ravel()
+    ok &= ~fg[b.side_lo] & ~fg[b.side_hi]
+    ok = np.append(ok, False)
+    seen.ravel()[b.order] = cand & ok[b.section_of]
+    return seen
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    hands=st.integers(0, 4),
+    shadows=st.integers(0, 4),
+    noise=st.floats(0.0, 0.08),
+    asked=st.floats(0.0, 1.0),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_lines_seen_fitting_the_asked_sections_only_are_the_plain_ones(hands, shadows, noise, asked, seed):
+    """A drawn board with its lines, dimmed by shadows, hands of random colours over it, noise;
+    some of the line pixels asked about (in clusters and alone), some taken as reference."""
+    from vision.board_geometry import DEFAULT_GEOMETRY
+    from vision.board_line_seen import seen_lines
+    from vision.board_surface import LINE_PX, View, to_levels
+
+    view = View.of(DEFAULT_GEOMETRY, 24)
+    n = view.classes.shape[0]
+    rng = np.random.default_rng(seed)
+    colours = rng.uniform(0.03, 0.8, (3, 3)).astype(np.float32)
+    pred = colours[np.clip(view.classes, 0, 2)]
+    lin = pred.copy()
+    idx = np.arange(n) % 24
+    for off, weight in ((0, 0.8), (1, 0.25), (23, 0.1)):
+        lin[:, idx == off] = (1 - weight) * lin[:, idx == off] + weight * 0.02
+        lin[idx == off, :] = (1 - weight) * lin[idx == off, :] + weight * 0.02
+    for _ in range(shadows):
+        y, x = (int(v) for v in rng.integers(0, n, 2))
+        lin[y : y + int(rng.integers(10, 120)), x : x + int(rng.integers(10, 120))] *= rng.uniform(0.15, 1.0)
+    foreign = np.zeros((n, n), bool)
+    for _ in range(hands):
+        y, x = (int(v) for v in rng.integers(0, n, 2))
+        part = (slice(y, y + int(rng.integers(10, 90))), slice(x, x + int(rng.integers(10, 90))))
+        lin[part] = rng.uniform(0.02, 0.6, 3).astype(np.float32)
+        foreign[part] = True
+    lin = (lin * rng.normal(1, noise, lin.shape)).astype(np.float32)
+    levels = to_levels(lin)
+    sigma = np.full(lin.shape, rng.uniform(1.0, 5.0), np.float32)
+    light = (
+        rng.uniform(0.9, 1.1, (n, n)).astype(np.float32),
+        rng.normal(0, 0.003, (n, n)).astype(np.float32),
+    )
+    reference = view.line & ~foreign & (rng.random((n, n)) < 0.9)
+    candidates = view.line & ~reference & (_blob_map(rng, n, n, 6, 1.0) | (rng.random((n, n)) < asked * 0.1))
+    args = (lin, pred, light, levels, sigma, reference, candidates, foreign, view.classes, 24, LINE_PX)
+    assert np.array_equal(seen_lines(*args), _seen_lines_plain(*args))
+
+
+def test_real_frames_see_the_same_lines(real_surfaces, monkeypatch):
+    import vision.board_surface as board_surface
+    from vision.board_line_seen import seen_lines
+
+    seen = []
+    monkeypatch.setattr(board_surface, "seen_lines", lambda *a: seen.append(a) or seen_lines(*a))
+    for a, k in real_surfaces:
+        board_surface.analyse(*a, **k)
+    monkeypatch.undo()
+    assert len(seen) == 3
+    for args in seen:
+        got = seen_lines(*args)
+        assert np.array_equal(got, _seen_lines_plain(*args))
+        assert got.any()
