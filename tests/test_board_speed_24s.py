@@ -572,3 +572,66 @@ def test_real_frames_see_the_same_lines(real_surfaces, monkeypatch):
         got = seen_lines(*args)
         assert np.array_equal(got, _seen_lines_plain(*args))
         assert got.any()
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    n=st.integers(20_000, 70_000),
+    kind=st.sampled_from(["spread", "ties", "zeros", "signed", "nan", "inf", "sigmas"]),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_a_long_median_by_bins_is_numpys(n, kind, seed):
+    """`median` of a long float32 array (found by bins when every value is +0 or positive and
+    finite, by the partition otherwise): the partition's numbers, bit for bit, and numpy's
+    (but for a zero's sign among negative zeros, and a NaN's payload, as before)."""
+    from vision.board_fast import median
+
+    rng = np.random.default_rng(seed)
+    if kind == "spread":
+        a = (rng.random(n) * 10.0 ** rng.integers(-30, 30, n)).astype(np.float32)
+    elif kind == "ties":
+        a = rng.integers(0, 5, n).astype(np.float32)
+    elif kind == "zeros":
+        a = np.abs(rng.standard_normal(n)).astype(np.float32)
+        a[rng.integers(0, n, n // 2)] = 0.0
+    elif kind == "signed":
+        a = rng.standard_normal(n).astype(np.float32)
+        a[rng.integers(0, n, 9)] = -0.0
+    elif kind == "sigmas":  # the noise model's: sqrt(s0 + k · level²) at two board colours
+        level = np.concatenate([rng.normal(60, 3, n // 2), rng.normal(180, 5, n - n // 2)])
+        a = np.sqrt(2.25 + 0.002 * level**2).astype(np.float32)
+    else:
+        a = rng.random(n).astype(np.float32)
+        a[rng.integers(0, n)] = np.nan if kind == "nan" else np.inf
+    got = np.asarray(median(a))
+    assert _same_bits(got, np.asarray(_median_plain(a)))
+    if kind not in ("signed", "nan"):
+        assert _same_bits(got, np.asarray(np.median(a)))
+
+
+def _median_plain(a: np.ndarray) -> np.floating:
+    """`median` of a long array before round 24: the partition of the whole array."""
+    n = a.size
+    h = n // 2
+    if n % 2:
+        p = np.partition(a, (h, -1))
+        mid = p[h]
+    else:
+        p = np.partition(a, (h - 1, h, -1))
+        mid = (p[h - 1] + p[h]) / 2
+    return p[-1] if np.isnan(p[-1]) else mid
+
+
+@settings(max_examples=100, deadline=None)
+@given(h=st.integers(1, 60), w=st.integers(1, 60), seed=st.integers(0, 2**32 - 1))
+def test_the_misfit_in_the_residuals_own_memory_is_the_plain_one(h, w, seed):
+    """`analyse`'s ``resid_n``: ``cmax(np.abs(resid) / sigma)`` made in ``resid``'s memory."""
+    from vision.board_fast import channel_max
+
+    rng = np.random.default_rng(seed)
+    resid = (rng.standard_normal((h, w, 3)) * 30).astype(np.float32)
+    resid[rng.random((h, w, 3)) < 0.05] = -0.0
+    sigma = rng.uniform(1.5, 9.0, (h, w, 3)).astype(np.float32)
+    want = channel_max(np.abs(resid) / sigma)
+    got = channel_max(np.divide(np.abs(resid, out=resid), sigma, out=resid))
+    assert _same_bits(got, want)

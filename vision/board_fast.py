@@ -19,6 +19,7 @@ import cv2
 import numpy as np
 
 SORT_BELOW = 2048  # bytes: arrays up to this size are sorted for `median` (512 float32 values)
+BINNED_ABOVE = 20_000  # values: a float32 array this long has its median found by bins (`_binned_median`)
 
 
 def median(a: np.ndarray) -> np.floating:
@@ -32,6 +33,10 @@ def median(a: np.ndarray) -> np.floating:
     a = a.ravel()
     n = a.size
     h = n // 2
+    if n >= BINNED_ABOVE and a.dtype == np.float32:
+        binned = _binned_median(a)
+        if binned is not None:
+            return binned
     if n <= SORT_BELOW // a.itemsize:
         # A short array is sorted faster than numpy partitions it around two or three
         # places, and a sort leaves the same values there. Only the sign of a zero could
@@ -49,6 +54,28 @@ def median(a: np.ndarray) -> np.floating:
         p = np.partition(a, (h - 1, h, -1))
         mid = (p[h - 1] + p[h]) / 2
     return p[-1] if np.isnan(p[-1]) else mid
+
+
+def _binned_median(a: np.ndarray) -> np.floating | None:
+    """`median` of a long float32 array whose values are all +0.0 or positive and finite (else
+    None): the middle values found by their bits' top half first (such floats sort as their
+    bits do, and equal values have equal bits), then a partition of the values in that bin
+    alone. The same values as the partition of the whole array, in half its time or less:
+    the noise sigmas of a frame's judged pixels (some 90,000) sit in a few hundred bins."""
+    top = a.view(np.uint32) >> 16
+    lo, hi = int(top.min()), int(top.max())
+    if hi >= 0x7F80:  # infinity, NaN, or a sign bit (a negative value, -0.0)
+        return None
+    ends = np.cumsum(np.bincount(top - lo))  # the values below the end of each bin
+
+    def kth(k: int) -> np.floating:
+        b = int(np.searchsorted(ends, k, side="right"))
+        inside = a[top == lo + b]
+        k -= int(ends[b - 1]) if b else 0
+        return np.partition(inside, k)[k]
+
+    h = a.size // 2
+    return kth(h) if a.size % 2 else (kth(h - 1) + kth(h)) / 2
 
 
 def split_quantiles(values: np.ndarray, order: np.ndarray, parts: int, q: float) -> list[float]:

@@ -571,6 +571,9 @@ def analyse(
     doubtful = np.zeros(w0.shape, bool)
     sigma = np.full(lin.shape, 4.0, np.float32)
     sums = _light_sums(rest, pred)  # the same every pass: only the weights change
+    # The bounds on the added light, the same every pass.
+    most_added, doubtful_below = B_MAX + B_LAMP * lamp, B_MIN - B_DOUBT * lamp
+    added = b + lamp
     for _ in range(PASSES):
         counts = _window_counts(w, dark, light, r)
         a, b = _local_light(rest, pred, w, r, lam_a, lam_b, sums, counts[..., 0])
@@ -579,24 +582,26 @@ def analyse(
         ident = np.minimum(counts[..., 1], counts[..., 2]) >= IDENTIFIABLE * n
         idf = ident.astype(np.float32)
         den = _smooth(idf, fill)
-        a_f = np.where(den > 1e-3, _smooth(a * idf, fill) / np.maximum(den, 1e-6), 1.0)
-        b_f = np.where(den > 1e-3, _smooth(b * idf, fill) / np.maximum(den, 1e-6), 0.0)
+        filled, den = den > 1e-3, np.maximum(den, 1e-6)
+        a_f = np.where(filled, _smooth(a * idf, fill) / den, 1.0)
+        b_f = np.where(filled, _smooth(b * idf, fill) / den, 0.0)
         a, b = np.where(ident, a, a_f), np.where(ident, b, b_f)
-        model = to_levels(as_channels(a) * pred + as_channels(b + lamp))
+        added = b + lamp
+        model = to_levels(as_channels(a) * pred + as_channels(added))
         resid = top_levels - model
         # A clipped channel only says the board is at least that bright.
         resid = _at_saturated(resid, saturated, SATURATED, model)
         sigma = _noise(resid, model, w > 0)
-        resid_n = cmax(np.abs(resid) / sigma)
-        implausible = ident & (
-            (a < A_RANGE[0]) | (a > A_RANGE[1]) | (b + lamp < B_MIN) | (b > B_MAX + B_LAMP * lamp)
-        )
+        # ``cmax(np.abs(resid) / sigma)``, in the residuals' own memory (not used again).
+        resid = np.divide(np.abs(resid, out=resid), sigma, out=resid)
+        resid_n = cmax(resid)
+        implausible = ident & ((a < A_RANGE[0]) | (a > A_RANGE[1]) | (added < B_MIN) | (b > most_added))
         # The glare spots are a fit too: where one was fitted but no reflection is there (a
         # faint bump fitted to the lighting's misfit), the local grey term takes its light
         # away again. Taking away more than a fifth of it is doubtful, a weak misfit (foreign
         # when joined to a hand: a hand in a spot's skirt fits as "board less the lamp" too);
         # only less than no added light at all is no light.
-        doubtful = ident & (b < B_MIN - B_DOUBT * lamp) & ~implausible
+        doubtful = ident & (b < doubtful_below) & ~implausible
         before = w
         w = w0 * (resid_n < KEEP_SIGMAS) * ~(implausible | doubtful)
         if _settled(w, before):
@@ -628,7 +633,7 @@ def analyse(
     # 3's blue) that takes away most of the light. Where the modelled added light takes away
     # more than THIN_LIGHT of the darkest predicted channel, the misfit is the model's: weak,
     # foreign only joined to a strong region (a hand).
-    thin = (b + lamp) < -THIN_LIGHT * a * channel_min(pred)
+    thin = added < -THIN_LIGHT * a * channel_min(pred)
     strong = ((resid_n > FOREIGN_SIGMAS) & ~shade & ~thin | implausible) & judged
     # Hysteresis: a weaker misfit joined to a large foreign region is part of it (a hand's
     # fingers washed out by glare fit the board a little better than its palm).
@@ -689,7 +694,7 @@ def analyse(
         # The shadow's model at each pixel: the board dimmed, plus the added light.
         pred,
         log_dim,
-        b + lamp,
+        added,
         shade & judged & ~foreign,
         dimmed & judged & ~foreign,
         judged & ~foreign & ~hidden & ~shade,
