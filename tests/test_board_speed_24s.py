@@ -118,7 +118,7 @@ def _verified_shadow_plain(fits, dimmed, log_dim, line, ppu, line_px):
     v = log_dim[box]
     shaded = dimmed[box] & ~line[box]
     shaded[shaded] = _ramp_deviation_plain(v, fits[box], shaded) < sv.MATCH
-    bridged = sv._bridge_ends(shaded, v, ppu, line_px)
+    bridged = _bridge_ends_plain(shaded, v, ppu, line_px)
     edge = shaded & (at_line[r0:r1, None] | at_line[None, c0:c1])
     count, lab = cv2.connectedComponents(shaded.astype(np.uint8), connectivity=8)
     patch = lab > 0
@@ -635,3 +635,60 @@ def test_the_misfit_in_the_residuals_own_memory_is_the_plain_one(h, w, seed):
     want = channel_max(np.abs(resid) / sigma)
     got = channel_max(np.divide(np.abs(resid, out=resid), sigma, out=resid))
     assert _same_bits(got, want)
+
+
+def _bridge_ends_plain(shaded, log_dim, ppu, line_px):
+    """`_bridge_ends` before round 24: every row (column) compared with the one ``gap`` on,
+    kept where it is the last judged one before a line."""
+    from vision.board_shadow_verify import KINK, MATCH, SLOPE_STEP
+
+    gap = 2 * line_px + 1
+    s = SLOPE_STEP
+    out = np.zeros(shaded.shape, bool)
+    v = log_dim.astype(np.float32)
+    for axis in (0, 1):
+        vv, sh, o = (v, shaded, out) if axis == 0 else (v.T, shaded.T, out.T)
+        n = vv.shape[0]
+        p, q = slice(s, n - gap - s), slice(s + gap, n - s)
+        p_in, q_in = slice(0, n - gap - 2 * s), slice(2 * s + gap, n)
+        vp, vq = vv[p], vv[q]
+        flat = np.abs(vp - vq) < MATCH
+        half = gap / 2
+        slope_p, slope_q = (vp - vv[p_in]) / s, (vv[q_in] - vq) / s
+        inner = sh[p_in] & sh[q_in]
+        ramp = inner & (np.abs((vp + slope_p * half) - (vq - slope_q * half)) < MATCH)
+        kink = inner & (slope_p * slope_q < 0) & (np.minimum(np.abs(slope_p), np.abs(slope_q)) > KINK)
+        before_line = (np.arange(n)[p] % ppu == ppu - 1 - line_px)[:, None]
+        pair = before_line & sh[p] & sh[q] & (flat | ramp) & ~kink
+        o[p] |= pair
+        o[q] |= pair
+    return out
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    squares=st.tuples(st.integers(1, 10), st.integers(1, 10)),
+    ppu=st.sampled_from([12, 16, 24]),
+    line_px=st.integers(1, 3),
+    fill=st.floats(0.0, 1.0),
+    spread=st.floats(0.0, 1.0),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_bridge_ends_at_the_lines_rows_are_the_plain_ones(squares, ppu, line_px, fill, spread, seed):
+    """Boxes of any number of squares each way, lines of 1–3 px, ramps and flat dimming with
+    noise (ties at MATCH and KINK are as likely as anything else: each pixel's arithmetic is
+    the same)."""
+    from vision.board_shadow_verify import _bridge_ends
+
+    rng = np.random.default_rng(seed)
+    h, w = squares[0] * ppu, squares[1] * ppu
+    shaded = rng.random((h, w)) < fill
+    log_dim = (
+        -rng.random() * np.arange(w)[None, :] * 0.05
+        + rng.normal(0, spread, (h, w)) * (rng.random((h, w)) < 0.3)
+    ).astype(np.float32)
+    if rng.random() < 0.5:
+        log_dim = log_dim.astype(np.float64)  # made float32 inside, either way
+    assert np.array_equal(
+        _bridge_ends(shaded, log_dim, ppu, line_px), _bridge_ends_plain(shaded, log_dim, ppu, line_px)
+    )

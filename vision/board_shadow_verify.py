@@ -215,7 +215,11 @@ def _bridge_ends(shaded: np.ndarray, log_dim: np.ndarray, ppu: int, line_px: int
     """Edge pixels of ``shaded`` facing a shaded pixel across a grid line with a matching
     dimming: the same value, or the same ramp carried on from both sides to the line's middle
     (a penumbra crossing a line at an angle changes across the line's width). The view must
-    start at a square's corner."""
+    start at a square's corner.
+
+    Only the last judged row (column) before each line can start a pair: the rows are taken
+    alone, each pixel's arithmetic as over the whole view (tests/test_board_speed_24s.py
+    keeps that form)."""
     gap = 2 * line_px + 1  # from the last judged pixel before a line to the first after it
     s = SLOPE_STEP
     out = np.zeros(shaded.shape, bool)
@@ -225,20 +229,20 @@ def _bridge_ends(shaded: np.ndarray, log_dim: np.ndarray, ppu: int, line_px: int
         n = vv.shape[0]
         # p: the last judged pixel before a line, q = p + gap the first after it; p − s and
         # q + s lie inside each square.
-        p, q = slice(s, n - gap - s), slice(s + gap, n - s)
-        p_in, q_in = slice(0, n - gap - 2 * s), slice(2 * s + gap, n)
+        p = np.arange(ppu - 1 - line_px, n - gap - s, ppu)
+        p = p[p >= s]
+        q = p + gap
         vp, vq = vv[p], vv[q]
         flat = np.abs(vp - vq) < MATCH
         half = gap / 2
-        slope_p, slope_q = (vp - vv[p_in]) / s, (vv[q_in] - vq) / s
-        inner = sh[p_in] & sh[q_in]
+        slope_p, slope_q = (vp - vv[p - s]) / s, (vv[q + s] - vq) / s
+        inner = sh[p - s] & sh[q + s]
         ramp = inner & (np.abs((vp + slope_p * half) - (vq - slope_q * half)) < MATCH)
         # A shadow's dimming goes on across a line as it was; a kink there (deepest, or
         # shallowest, right at the line) is where two things meet: a hand of a dimmed board
         # colour, shaded, beside its own shadow over the other colour.
         kink = inner & (slope_p * slope_q < 0) & (np.minimum(np.abs(slope_p), np.abs(slope_q)) > KINK)
-        before_line = (np.arange(n)[p] % ppu == ppu - 1 - line_px)[:, None]
-        pair = before_line & sh[p] & sh[q] & (flat | ramp) & ~kink
+        pair = sh[p] & sh[q] & (flat | ramp) & ~kink
         o[p] |= pair  # o is out or its transposed view
         o[q] |= pair
     return out
