@@ -243,6 +243,9 @@ def test_real_frames_read_as_with_the_plain_forms(real_surfaces, monkeypatch):
     monkeypatch.setattr(board_surface, "_window_counts", _plain_window_counts)
     monkeypatch.setattr(board_surface, "_shadowed", lambda *a: _shadowed_plain(*a[:-1]))
     monkeypatch.setattr(board_surface, "seen_lines", _seen_lines_plain)
+    monkeypatch.setattr(board_surface, "_bridged", _bridged_plain)
+    monkeypatch.setattr(board_shadow_verify, "_bridge_ends", _bridge_ends_plain)
+    monkeypatch.setattr(board_surface, "median", _median_or_plain)
     plain = [board_surface.analyse(*a, **k) for a, k in real_surfaces]
     assert len(new) == 3
     for x, y in zip(new, plain, strict=True):
@@ -295,7 +298,7 @@ def _shadowed_plain(rest, pred, a, b, lamp, washed, levels, saturated, sigma, us
     smooth = plain | among_own
     shadowish = own & (plain | (among_own & across))
     count, labels = cv2.connectedComponents(
-        bs._bridged(shadowish, log_dim, line).astype(np.uint8), connectivity=8
+        _bridged_plain(shadowish, log_dim, line).astype(np.uint8), connectivity=8
     )
     lit = np.zeros(count, bool)
     lit[labels[across & shadowish]] = True
@@ -692,3 +695,55 @@ def test_bridge_ends_at_the_lines_rows_are_the_plain_ones(squares, ppu, line_px,
     assert np.array_equal(
         _bridge_ends(shaded, log_dim, ppu, line_px), _bridge_ends_plain(shaded, log_dim, ppu, line_px)
     )
+
+
+def _bridged_plain(shadowish, log_dim, line):
+    """`_bridged` before round 24: every row (column) compared with the one ``gap`` on."""
+    from vision.board_surface import LINE_PX, SHADOW_DEV
+
+    link = shadowish.copy()
+    gap = 2 * LINE_PX + 1
+    for axis in (0, 1):
+        n = shadowish.shape[axis]
+
+        def cut(lo, hi, axis=axis):
+            return (slice(lo, hi), slice(None)) if axis == 0 else (slice(None), slice(lo, hi))
+
+        a, b = cut(0, n - gap), cut(gap, n)
+        pair = shadowish[a] & shadowish[b] & (np.abs(log_dim[a] - log_dim[b]) < SHADOW_DEV)
+        for k in range(1, gap):
+            link[cut(k, n - gap + k)] |= pair & line[cut(k, n - gap + k)]
+    return link
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    squares=st.tuples(st.integers(1, 10), st.integers(1, 10)),
+    ppu=st.sampled_from([8, 12, 24]),
+    line_px=st.integers(1, 3),
+    grid=st.booleans(),
+    on_lines=st.booleans(),
+    fill=st.floats(0.0, 1.0),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_bridged_from_the_lines_rows_is_the_plain_one(squares, ppu, line_px, grid, on_lines, fill, seed):
+    """Grids of any size and line width (the reader's lines are 2 px each side, `_bridged`'s
+    gap 5), or any mask of "lines"; shadowish pixels off the lines (the rows alone), or on
+    them too (every row)."""
+    from vision.board_surface import _bridged
+
+    rng = np.random.default_rng(seed)
+    h, w = squares[0] * ppu, squares[1] * ppu
+    line = _grid_lines(max(h, w), ppu, line_px)[:h, :w] if grid else rng.random((h, w)) < rng.random()
+    shadowish = rng.random((h, w)) < fill
+    if not on_lines:
+        shadowish &= ~line
+    log_dim = (rng.normal(0, 0.3, (h, w)) - rng.random() * np.arange(w)[None, :] * 0.02).astype(np.float32)
+    assert np.array_equal(_bridged(shadowish, log_dim, line), _bridged_plain(shadowish, log_dim, line))
+
+
+def _median_or_plain(a: np.ndarray) -> np.floating:
+    """`median` with a long array's middle by the partition of the whole (`_median_plain`)."""
+    from vision.board_fast import median
+
+    return _median_plain(a.ravel()) if a.size >= 20_000 else median(a)

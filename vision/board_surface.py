@@ -952,20 +952,46 @@ def _deviation(values: np.ndarray, mask: np.ndarray) -> np.ndarray:
 def _bridged(shadowish: np.ndarray, log_dim: np.ndarray, line: np.ndarray) -> np.ndarray:
     """``shadowish`` plus the grid-line pixels between two shadowish pixels facing each other
     across a line with the same dimming: one shadow goes on across a line, a hand's apparent
-    dimming jumps there with the colour of the square."""
+    dimming jumps there with the colour of the square.
+
+    Where no ``shadowish`` pixel is on a line (judged pixels: `analyse`'s), a pair links line
+    pixels only from a row (column) that is off the lines, with the row ``gap`` on off them
+    too and a line between (`_pair_rows`: the last judged row before each line): those rows
+    alone are compared, with the same numbers (tests/test_board_speed_24s.py keeps the form
+    that compares every row)."""
     link = shadowish.copy()
     gap = 2 * LINE_PX + 1  # from the last judged pixel before a line to the first after it
+    off_lines = not (shadowish & line).any()
     for axis in (0, 1):
-        n = shadowish.shape[axis]
-
-        def cut(lo: int, hi: int, axis: int = axis) -> tuple[slice, slice]:
-            return (slice(lo, hi), slice(None)) if axis == 0 else (slice(None), slice(lo, hi))
-
-        a, b = cut(0, n - gap), cut(gap, n)
-        pair = shadowish[a] & shadowish[b] & (np.abs(log_dim[a] - log_dim[b]) < SHADOW_DEV)
+        sh, ld, li, lk = (
+            (shadowish, log_dim, line, link) if axis == 0 else (shadowish.T, log_dim.T, line.T, link.T)
+        )
+        n = sh.shape[0]
+        a = _pair_rows(li, gap) if off_lines else np.arange(n - gap)
+        pair = sh[a] & sh[a + gap] & (np.abs(ld[a] - ld[a + gap]) < SHADOW_DEV)
         for k in range(1, gap):
-            link[cut(k, n - gap + k)] |= pair & line[cut(k, n - gap + k)]
+            lk[a + k] |= pair & li[a + k]  # lk is link or its transposed view
     return link
+
+
+def _pair_rows(line: np.ndarray, gap: int) -> np.ndarray:
+    """The rows ``y`` of a grid-line mask with a pixel off the lines in row ``y`` and row
+    ``y + gap`` and on a line in a row between: where a pair of pixels off the lines can link
+    line pixels (`_bridged`). Remembered per mask (the view's lines are the same every frame)."""
+    key = (line.shape, line.tobytes())
+    if key not in _PAIR_ROWS:
+        if len(_PAIR_ROWS) >= 8:
+            _PAIR_ROWS.pop(next(iter(_PAIR_ROWS)))  # the oldest: nothing grows with the views seen
+        n = line.shape[0]
+        ends = ~line[: n - gap] & ~line[gap:]
+        between = np.zeros_like(ends)
+        for k in range(1, gap):
+            between |= line[k : n - gap + k]
+        _PAIR_ROWS[key] = np.flatnonzero((ends & between).any(axis=1))
+    return _PAIR_ROWS[key]
+
+
+_PAIR_ROWS: dict[tuple[tuple[int, ...], bytes], np.ndarray] = {}
 
 
 def _under_hands(
