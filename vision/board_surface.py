@@ -978,7 +978,7 @@ def _pair_rows(line: np.ndarray, gap: int) -> np.ndarray:
     """The rows ``y`` of a grid-line mask with a pixel off the lines in row ``y`` and row
     ``y + gap`` and on a line in a row between: where a pair of pixels off the lines can link
     line pixels (`_bridged`). Remembered per mask (the view's lines are the same every frame)."""
-    key = (line.shape, line.tobytes())
+    key = (line.shape, np.packbits(line).tobytes())
     if key not in _PAIR_ROWS:
         if len(_PAIR_ROWS) >= 8:
             _PAIR_ROWS.pop(next(iter(_PAIR_ROWS)))  # the oldest: nothing grows with the views seen
