@@ -177,16 +177,33 @@ def seen_lines(
     # The light's terms as three channels (`as_channels`: quicker than broadcasting).
     model = as_channels(band(light[0])) * band(pred) + as_channels(band(light[1]))
     qb = band(lin) / np.maximum(model, 1e-4)
-    rel = 2.2 * band(sigma) / np.maximum(band(levels), 5.0)
     refb = reference.ravel()[b.order]
     prof, spread = _reference_profile(qb, refb, b.bounds)
-    tol = MATCH_SIGMAS * np.sqrt(spread**2 + rel**2) * prof
-    Q, P, T = (np.take(x, b.sections, axis=0) for x in (qb, prof, tol))  # (S, 2·line_px, 3)
+    # Only the cross-sections of candidates, and those before and after them along the line,
+    # are asked about; each is fitted on its own numbers (the same as among all of them).
+    count = len(b.before)
+    asked = np.zeros(count + 1, bool)  # index S: no cross-section
+    asked[b.section_of[cand]] = True
+    asked[count] = False
+    mine = np.flatnonzero(asked)
+    asked[b.before[mine]] = True
+    asked[b.after[mine]] = True
+    asked[count] = False
+    at = np.take(b.sections, np.flatnonzero(asked), axis=0)  # (asked, 2·line_px) positions
+    pixels = np.take(b.order, at)
+    rel = (
+        2.2
+        * np.take(sigma.reshape(-1, 3), pixels, axis=0)
+        / np.maximum(np.take(levels.reshape(-1, 3), pixels, axis=0), 5.0)
+    )
+    Q, P, spread_at = (np.take(x, at, axis=0) for x in (qb, prof, spread))  # (asked, 2·line_px, 3)
+    T = MATCH_SIGMAS * np.sqrt(spread_at**2 + rel**2) * P
     # One dimming factor for the whole cross-section (a shadow's), fitted.
     f = (Q * P).sum(axis=(1, 2)) / np.maximum((P * P).sum(axis=(1, 2)), 1e-9)
-    fits = np.all(np.abs(Q - f[:, None, None] * P) <= f[:, None, None] * T, axis=(1, 2))
-    fits &= (f >= DIM_RANGE[0]) & (f <= DIM_RANGE[1]) & np.all(P > 0, axis=(1, 2))
-    fits = np.append(fits, False)  # index S: no cross-section
+    fits_at = np.all(np.abs(Q - f[:, None, None] * P) <= f[:, None, None] * T, axis=(1, 2))
+    fits_at &= (f >= DIM_RANGE[0]) & (f <= DIM_RANGE[1]) & np.all(P > 0, axis=(1, 2))
+    fits = np.zeros(count + 1, bool)
+    fits[asked] = fits_at
     # The line goes on: the cross-sections before and after it along the line fit too.
     ok = fits[:-1] & fits[b.before] & fits[b.after]
     # Both sides of the line, just beyond the band, are not foreign.

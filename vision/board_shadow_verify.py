@@ -49,8 +49,11 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
+from vision.board_fast import crops_around, shifted
+
 MATCH = 0.25  # log units: the same dimming (the reader's SHADOW_DEV), or a ramp off by this
 RAMP_SIGMA = 3.0  # px: the window a ramp is fitted in (the reader's SHADOW_SMOOTH)
+RAMP_REACH = int(4 * RAMP_SIGMA) + 1  # px: OpenCV's float blur reaches 4 σ (round(8σ + 1) | 1 taps)
 RAMP_RIDGE = 0.5  # px²: holds a ramp's slope in where the window is thin one way
 SLOPE_STEP = 2  # px: a ramp's slope is measured over this many pixels inside each square
 KINK = 0.05  # log units per px: a ramp turns back at a line (a V) at no more than this slope
@@ -90,7 +93,11 @@ def verified_shadow(
     # The ramp is needed at the dimmed pixels only (a few per cent of the view): the blurred
     # sums are made over the box, the plane's arithmetic at those pixels alone.
     shaded = dimmed[box] & ~line[box]
-    shaded[shaded] = ramp_deviation(v, fits[box], shaded) < MATCH
+    # Only a patch that faces shaded pixels across the lines at MIN_BRIDGED pixels or more
+    # can be kept (the ramp test only takes pixels away): the test is made there alone.
+    asked = _may_be_kept(shaded, ppu, line_px)
+    shaded[shaded] = False
+    shaded[asked] = ramp_deviation(v, fits[box], asked) < MATCH
     bridged = _bridge_ends(shaded, v, ppu, line_px)
     edge = shaded & (at_line[r0:r1, None] | at_line[None, c0:c1])
     # A patch never crosses a line: the line's pixels are not shaded.
@@ -114,18 +121,25 @@ def ramp_deviation(values: np.ndarray, mask: np.ndarray, at: np.ndarray | None =
     is off by the slope times the window; the plane carries the ramp on.
 
     With ``at`` (a boolean map), only the pixels there, in their row-major order: the same
-    numbers (each pixel's arithmetic is its own), without the whole view's."""
+    numbers (each pixel's arithmetic is its own), without the whole view's. The blurred sums
+    are then made only in crops around those pixels (`vision.board_fast.crops_around`: the
+    same numbers there as the whole view's blurs)."""
     m = mask.astype(np.float32)
     v = values.astype(np.float32)
     h, w = v.shape
     yy, xx = _grid(h, w)
-    mx_, my_, mv = m * xx, m * yy, m * v
-    # Nine weighted sums, blurred three at a time (one pass over three channels is cheaper).
-    sums = [
-        cv2.GaussianBlur(np.dstack(group), (0, 0), RAMP_SIGMA)
-        for group in ((m, mx_, my_), (mx_ * xx, mx_ * yy, my_ * yy), (mv, mv * xx, mv * yy))
-    ]
-    if at is not None:
+    if at is None:
+        sums = _ramp_sums(m, v, xx, yy)
+    else:
+        crops = crops_around(at, RAMP_REACH)
+        if len(crops) == 1 and crops[0][1] == (slice(0, h), slice(0, w)):
+            sums = _ramp_sums(m, v, xx, yy)
+        else:
+            sums = [np.zeros((h, w, 3), np.float32) for _ in range(3)]
+            for region, crop in crops:
+                part = _ramp_sums(m[crop], v[crop], xx[crop], yy[crop])
+                for whole, p in zip(sums, part, strict=True):
+                    whole[region] = p[shifted(region, crop)]
         pick = at.ravel()
         sums = [np.compress(pick, g.reshape(pick.size, 3), axis=0) for g in sums]
         v, xx, yy = (np.compress(pick, a.ravel()) for a in (v, xx, yy))
@@ -143,6 +157,17 @@ def ramp_deviation(values: np.ndarray, mask: np.ndarray, at: np.ndarray | None =
     return np.abs(v - (mean + gx * (xx - mx) + gy * (yy - my)))
 
 
+def _ramp_sums(m: np.ndarray, v: np.ndarray, xx: np.ndarray, yy: np.ndarray) -> list[np.ndarray]:
+    """The nine Gaussian-weighted sums of the plane's fit (weights ``m``, values ``v`` at
+    columns ``xx`` and rows ``yy``), blurred three at a time (one pass over three channels is
+    cheaper than three): (m, m·x, m·y), (m·x², m·x·y, m·y²), (m·v, m·v·x, m·v·y)."""
+    mx_, my_, mv = m * xx, m * yy, m * v
+    return [
+        cv2.GaussianBlur(np.dstack(group), (0, 0), RAMP_SIGMA)
+        for group in ((m, mx_, my_), (mx_ * xx, mx_ * yy, my_ * yy), (mv, mv * xx, mv * yy))
+    ]
+
+
 @lru_cache(maxsize=32)
 def _grid(h: int, w: int) -> tuple[np.ndarray, np.ndarray]:
     """Row and column coordinates of an ``h × w`` view, float32 (cached: a few sizes, the
@@ -153,11 +178,48 @@ def _grid(h: int, w: int) -> tuple[np.ndarray, np.ndarray]:
     return yy, xx
 
 
+def _may_be_kept(shaded: np.ndarray, ppu: int, line_px: int) -> np.ndarray:
+    """The ``shaded`` pixels whose ramp test can change `verified_shadow`'s answer: those of
+    the patches (``shaded``'s 8-connected parts, before the test) with MIN_BRIDGED pixels or
+    more facing a shaded pixel across a grid line, and the shaded pixels within a bridge's
+    reach of them along a row or a column (`_bridge_ends` reads SLOPE_STEP px beyond the
+    pixel across the line). The view must start at a square's corner.
+
+    The test only takes pixels away, and a bridge joins two pixels shaded after it: a part
+    of any other patch has fewer than MIN_BRIDGED bridged pixels whatever the test says, and
+    is not kept. A part of one of these keeps its neighbours and its bridges, all asked
+    about: the same pixels are kept (tests/test_board_speed_24s.py checks it against the
+    test made everywhere)."""
+    gap = 2 * line_px + 1
+    facing = np.zeros(shaded.shape, bool)
+    for axis in (0, 1):
+        sh, f = (shaded, facing) if axis == 0 else (shaded.T, facing.T)
+        n = sh.shape[0]
+        before_line = (np.arange(n - gap) % ppu == ppu - 1 - line_px)[:, None]
+        pair = before_line & sh[: n - gap] & sh[gap:]
+        f[: n - gap] |= pair  # f is facing or its transposed view
+        f[gap:] |= pair
+    if np.count_nonzero(facing) < MIN_BRIDGED:
+        return np.zeros(shaded.shape, bool)
+    count, lab = cv2.connectedComponents(shaded.astype(np.uint8), connectivity=8)
+    live = np.bincount(lab[facing], minlength=count) >= MIN_BRIDGED
+    live[0] = False
+    if not live.any():
+        return np.zeros(shaded.shape, bool)
+    reach = np.ones((1, 2 * (gap + SLOPE_STEP) + 1), np.uint8)
+    mine = live[lab].view(np.uint8)
+    return shaded & ((cv2.dilate(mine, reach) | cv2.dilate(mine, reach.T)) > 0)
+
+
 def _bridge_ends(shaded: np.ndarray, log_dim: np.ndarray, ppu: int, line_px: int) -> np.ndarray:
     """Edge pixels of ``shaded`` facing a shaded pixel across a grid line with a matching
     dimming: the same value, or the same ramp carried on from both sides to the line's middle
     (a penumbra crossing a line at an angle changes across the line's width). The view must
-    start at a square's corner."""
+    start at a square's corner.
+
+    Only the last judged row (column) before each line can start a pair: the rows are taken
+    alone, each pixel's arithmetic as over the whole view (tests/test_board_speed_24s.py
+    keeps that form)."""
     gap = 2 * line_px + 1  # from the last judged pixel before a line to the first after it
     s = SLOPE_STEP
     out = np.zeros(shaded.shape, bool)
@@ -167,20 +229,20 @@ def _bridge_ends(shaded: np.ndarray, log_dim: np.ndarray, ppu: int, line_px: int
         n = vv.shape[0]
         # p: the last judged pixel before a line, q = p + gap the first after it; p − s and
         # q + s lie inside each square.
-        p, q = slice(s, n - gap - s), slice(s + gap, n - s)
-        p_in, q_in = slice(0, n - gap - 2 * s), slice(2 * s + gap, n)
+        p = np.arange(ppu - 1 - line_px, n - gap - s, ppu)
+        p = p[p >= s]
+        q = p + gap
         vp, vq = vv[p], vv[q]
         flat = np.abs(vp - vq) < MATCH
         half = gap / 2
-        slope_p, slope_q = (vp - vv[p_in]) / s, (vv[q_in] - vq) / s
-        inner = sh[p_in] & sh[q_in]
+        slope_p, slope_q = (vp - vv[p - s]) / s, (vv[q + s] - vq) / s
+        inner = sh[p - s] & sh[q + s]
         ramp = inner & (np.abs((vp + slope_p * half) - (vq - slope_q * half)) < MATCH)
         # A shadow's dimming goes on across a line as it was; a kink there (deepest, or
         # shallowest, right at the line) is where two things meet: a hand of a dimmed board
         # colour, shaded, beside its own shadow over the other colour.
         kink = inner & (slope_p * slope_q < 0) & (np.minimum(np.abs(slope_p), np.abs(slope_q)) > KINK)
-        before_line = (np.arange(n)[p] % ppu == ppu - 1 - line_px)[:, None]
-        pair = before_line & sh[p] & sh[q] & (flat | ramp) & ~kink
+        pair = sh[p] & sh[q] & (flat | ramp) & ~kink
         o[p] |= pair  # o is out or its transposed view
         o[q] |= pair
     return out

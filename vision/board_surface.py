@@ -37,8 +37,10 @@ from vision.board_fast import (
     channel_min,
     column_var,
     components,
+    crops_around,
     median,
     rank_parts,
+    shifted,
     split_medians,
     split_quantiles,
 )
@@ -86,6 +88,7 @@ VERIFY_DIM = 0.9  # a shadow verified across the grid lines is this much dimmed 
 VERIFY_MARGIN = 6  # px: ... and beyond this from a hand, out of the hand's reach
 WASHED = 0.5  # lamp light above this share of the board's own: colours washed out
 CROSS_SIGMA = 7.0  # px: how near dark and light squares must show the same dimming
+CROSS_REACH = int(4 * CROSS_SIGMA) + 1  # px: OpenCV's float blur reaches 4 σ (round(8σ + 1) | 1 taps)
 CROSS_WEIGHT = 0.05  # share of that neighbourhood each class must fill
 BLOB_AREA = 0.1  # squares²: foreign regions at least this big may be a hand (closed, palette)
 HAND_PART = 0.05  # squares²: a region unlike dimmed board this big is left out of a shadow's mean
@@ -415,6 +418,20 @@ def _box(a: np.ndarray, r: int) -> np.ndarray:
     return cv2.boxFilter(a, -1, (2 * r + 1, 2 * r + 1), normalize=False, borderType=cv2.BORDER_CONSTANT)
 
 
+def _window_counts(w: np.ndarray, dark: np.ndarray, light: np.ndarray, r: int) -> np.ndarray:
+    """``_box(w, r)``, ``_box(w * dark, r)`` and ``_box(w * light, r)`` as three channels, for
+    weights ``w`` of 0 and 1 only (float) and ``dark``, ``light`` uint8 masks of 0 and 1.
+
+    They are counts: OpenCV sums a float window in float64, exactly here (whole numbers), and
+    so it does a uint8 window as integers. One box filter over three uint8 channels gives the
+    same float32 numbers as the three over float planes, at half their time."""
+    weights = (w > 0).view(np.uint8)
+    planes = cv2.merge([weights, weights & dark, weights & light])
+    return cv2.boxFilter(
+        planes, cv2.CV_32F, (2 * r + 1, 2 * r + 1), normalize=False, borderType=cv2.BORDER_CONSTANT
+    )
+
+
 def _light_sums(lin: np.ndarray, pred: np.ndarray) -> tuple[np.ndarray, ...]:
     """The per-pixel channel sums `_local_light` weighs: pred·pred, pred·lin, pred, lin."""
     return csum(pred * pred), csum(pred * lin), csum(pred), csum(lin)
@@ -428,12 +445,15 @@ def _local_light(
     lam_a: float,
     lam_b: float,
     sums: tuple[np.ndarray, ...] | None = None,
+    sw: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Per pixel, the weighted least-squares (a, b) of ``lin ≈ a · pred + b`` (b grey) over the
     window of half-width ``r``, with a ridge towards a = 1, b = 0. ``sums``: `_light_sums`
-    of ``lin`` and ``pred``, if already made (they do not depend on the weights)."""
+    of ``lin`` and ``pred``, if already made (they do not depend on the weights); ``sw``: the
+    window sums of ``w``, if made (`_window_counts`)."""
     pp, pl, ps, ls = _light_sums(lin, pred) if sums is None else sums
-    sw = _box(w, r)
+    if sw is None:
+        sw = _box(w, r)
     a11 = _box(w * pp, r) + lam_a
     a12 = _box(w * ps, r)
     a22 = 3 * sw + lam_b
@@ -541,8 +561,7 @@ def analyse(
         else 1e-3
     )
     lam_a, lam_b = RIDGE * n * spread, RIDGE * n
-    dark = (view.classes == 0).astype(np.float32)
-    light = (view.classes == 1).astype(np.float32)
+    dark, light = (view.classes == 0).view(np.uint8), (view.classes == 1).view(np.uint8)
     fill = max(3.0, FILL_SIGMA * ppu)
     w = w0.copy()
     a = np.ones_like(w0)
@@ -552,31 +571,37 @@ def analyse(
     doubtful = np.zeros(w0.shape, bool)
     sigma = np.full(lin.shape, 4.0, np.float32)
     sums = _light_sums(rest, pred)  # the same every pass: only the weights change
+    # The bounds on the added light, the same every pass.
+    most_added, doubtful_below = B_MAX + B_LAMP * lamp, B_MIN - B_DOUBT * lamp
+    added = b + lamp
     for _ in range(PASSES):
-        a, b = _local_light(rest, pred, w, r, lam_a, lam_b, sums)
+        counts = _window_counts(w, dark, light, r)
+        a, b = _local_light(rest, pred, w, r, lam_a, lam_b, sums, counts[..., 0])
         # Only a window with both classes separates shading from added light; elsewhere
         # take both from the neighbourhood (they vary smoothly).
-        ident = np.minimum(_box(w * dark, r), _box(w * light, r)) >= IDENTIFIABLE * n
+        ident = np.minimum(counts[..., 1], counts[..., 2]) >= IDENTIFIABLE * n
         idf = ident.astype(np.float32)
         den = _smooth(idf, fill)
-        a_f = np.where(den > 1e-3, _smooth(a * idf, fill) / np.maximum(den, 1e-6), 1.0)
-        b_f = np.where(den > 1e-3, _smooth(b * idf, fill) / np.maximum(den, 1e-6), 0.0)
+        filled, den = den > 1e-3, np.maximum(den, 1e-6)
+        a_f = np.where(filled, _smooth(a * idf, fill) / den, 1.0)
+        b_f = np.where(filled, _smooth(b * idf, fill) / den, 0.0)
         a, b = np.where(ident, a, a_f), np.where(ident, b, b_f)
-        model = to_levels(as_channels(a) * pred + as_channels(b + lamp))
+        added = b + lamp
+        model = to_levels(as_channels(a) * pred + as_channels(added))
         resid = top_levels - model
         # A clipped channel only says the board is at least that bright.
         resid = _at_saturated(resid, saturated, SATURATED, model)
         sigma = _noise(resid, model, w > 0)
-        resid_n = cmax(np.abs(resid) / sigma)
-        implausible = ident & (
-            (a < A_RANGE[0]) | (a > A_RANGE[1]) | (b + lamp < B_MIN) | (b > B_MAX + B_LAMP * lamp)
-        )
+        # ``cmax(np.abs(resid) / sigma)``, in the residuals' own memory (not used again).
+        resid = np.divide(np.abs(resid, out=resid), sigma, out=resid)
+        resid_n = cmax(resid)
+        implausible = ident & ((a < A_RANGE[0]) | (a > A_RANGE[1]) | (added < B_MIN) | (b > most_added))
         # The glare spots are a fit too: where one was fitted but no reflection is there (a
         # faint bump fitted to the lighting's misfit), the local grey term takes its light
         # away again. Taking away more than a fifth of it is doubtful, a weak misfit (foreign
         # when joined to a hand: a hand in a spot's skirt fits as "board less the lamp" too);
         # only less than no added light at all is no light.
-        doubtful = ident & (b < B_MIN - B_DOUBT * lamp) & ~implausible
+        doubtful = ident & (b < doubtful_below) & ~implausible
         before = w
         w = w0 * (resid_n < KEEP_SIGMAS) * ~(implausible | doubtful)
         if _settled(w, before):
@@ -585,17 +610,30 @@ def analyse(
     # like the board as much as one of the board's own colour, and so does a dark cloth.
     board_sum = csum(pred)
     washed = lamp > WASHED * board_sum / 3
+    weak_fit = resid_n > WEAK_SIGMAS
     dimmed, smooth, deep, log_dim, verified = _shadowed(
-        rest, pred, a, b, lamp, washed, top_levels, saturated, sigma, judged, view.classes, view.line
+        rest,
+        pred,
+        a,
+        b,
+        lamp,
+        washed,
+        top_levels,
+        saturated,
+        sigma,
+        judged,
+        view.classes,
+        view.line,
+        weak_fit,
     )
-    shade = dimmed & smooth & (resid_n > WEAK_SIGMAS)
+    shade = dimmed & smooth & weak_fit
     # The grey term is one number for all three channels, fitted in linear light, where the
     # bright channels decide it: a colour misfit of the lighting field (a corner under a
     # strong vignette) makes it negative, and on the dark squares' darkest channel (scheme
     # 3's blue) that takes away most of the light. Where the modelled added light takes away
     # more than THIN_LIGHT of the darkest predicted channel, the misfit is the model's: weak,
     # foreign only joined to a strong region (a hand).
-    thin = (b + lamp) < -THIN_LIGHT * a * channel_min(pred)
+    thin = added < -THIN_LIGHT * a * channel_min(pred)
     strong = ((resid_n > FOREIGN_SIGMAS) & ~shade & ~thin | implausible) & judged
     # Hysteresis: a weaker misfit joined to a large foreign region is part of it (a hand's
     # fingers washed out by glare fit the board a little better than its palm).
@@ -656,7 +694,7 @@ def analyse(
         # The shadow's model at each pixel: the board dimmed, plus the added light.
         pred,
         log_dim,
-        b + lamp,
+        added,
         shade & judged & ~foreign,
         dimmed & judged & ~foreign,
         judged & ~foreign & ~hidden & ~shade,
@@ -770,12 +808,17 @@ def _shadowed(
     usable: np.ndarray,
     classes: np.ndarray,
     line: np.ndarray,
+    weak: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Bare board dimmed by a shadow: the colour of the board times a grey factor (within
     SHADOW_RANGE of the local light), whether that factor varies smoothly from pixel to pixel
     (a shadow's does; a sleeve's jumps at every change of square colour), whether the
     shadow is deep (below DEEP_SHADOW), the log of the factor, and the shadow verified
-    across the grid lines (`vision.board_shadow_verify`)."""
+    across the grid lines (`vision.board_shadow_verify`).
+
+    ``weak``: the pixels that misfit the local light (beyond WEAK_SIGMAS), if `analyse` asks.
+    Deep is then told only at its shade (dimmed, smooth and weak), the only pixels it asks
+    about, and is False elsewhere; the rest is the same."""
     dim = csum((rest - as_channels(b)) * pred) / np.maximum(csum(pred * pred), 1e-9)
     model = to_levels(as_channels(dim) * pred + as_channels(b + lamp))
     resid = _at_saturated(levels - model, saturated, SATURATED, model)
@@ -785,16 +828,6 @@ def _shadowed(
     log_dim = np.log(np.clip(dim, 1e-3, None)).astype(np.float32)
     candidate = fits & (ratio > SHADOW_RANGE[0]) & (ratio < SHADOW_RANGE[1])
     own = usable & candidate
-    # A deep shadow over one square looks like a dark sleeve; but a shadow dims dark and
-    # light squares alike, where a sleeve of one colour dims them by factors as different as
-    # the squares are: where both classes show nearby, equally dimmed, the dimming is light's.
-    near = []
-    for c in (0, 1):
-        mc = (own & (classes == c)).astype(np.float32)
-        g = cv2.GaussianBlur(mc, (0, 0), CROSS_SIGMA)
-        near.append((g, cv2.GaussianBlur(log_dim * mc, (0, 0), CROSS_SIGMA) / np.maximum(g, 1e-6)))
-    (g0, l0), (g1, l1) = near
-    across = (g0 > CROSS_WEIGHT) & (g1 > CROSS_WEIGHT) & (np.abs(l0 - l1) < SHADOW_DEV)
     # Smooth: like the pixels around it (a hand's "dimming" jumps with the square colour under
     # it), or like them leaving out the hand: the hand casting a shadow, beside it, does not
     # make the shadow rough (a hand's pixels do not fit as dimmed board). Only regions as big
@@ -804,6 +837,28 @@ def _shadowed(
     hand = _big_regions(usable & ~own, line.shape[0] // SIZE)
     among_own = _deviation(log_dim, usable & ~hand) < SHADOW_DEV
     smooth = plain | among_own
+    # Under strong lamp light (``washed``) the board's colours wash out, and a dark cloth, lit
+    # by the lamp too, passes for a shadow of any square: there a shadow is not seen board.
+    # A shadow that goes on across the grid lines with the same dimming, or the same ramp, is
+    # light's (no hand of the board's colour does that): seen board, smooth along its
+    # penumbra's ramp even beside the hand that casts it, and not too deep to trust.
+    ppu = line.shape[0] // SIZE
+    verified = verified_shadow(own, own & (ratio < VERIFY_DIM) & ~washed, log_dim, line, ppu, LINE_PX)
+    smooth |= verified
+    # A deep shadow over one square looks like a dark sleeve; but a shadow dims dark and
+    # light squares alike, where a sleeve of one colour dims them by factors as different as
+    # the squares are: where both classes show nearby, equally dimmed, the dimming is light's
+    # (``across``). That decides a deep pixel, unless washed out or verified.
+    deep_px = ratio < DEEP_SHADOW
+    asked = None if weak is None else candidate & smooth & weak
+    told = deep_px & ~washed & ~verified
+    if asked is not None:
+        told &= asked
+        if not told.any():
+            return candidate, smooth, washed & asked, log_dim, verified
+    # Smoothness among the shadow's own pixels links only where both classes agree (below).
+    linking = own & ~plain & among_own
+    across, known = _dimmed_alike(own, classes, log_dim, None if asked is None else told | linking)
     # The whole of a shadow is light's where part of it is: a shadow is one smooth field of
     # dimming, linked across the grid lines (which are not judged) where it goes on unchanged.
     # Smoothness among the shadow's own pixels links only where both classes agree: a hand a
@@ -814,19 +869,69 @@ def _shadowed(
         _bridged(shadowish, log_dim, line).astype(np.uint8), connectivity=8
     )
     lit = np.zeros(count, bool)
-    lit[labels[across & shadowish]] = True  # repeats and all: np.unique's flags, without its sort
+    # The patches with a pixel ``across``: repeats and all (np.unique's flags, without its sort).
+    lit[labels[across & shadowish if known is None else across & shadowish & known]] = True
+    if known is not None:
+        # A patch with no pixel told ``across`` yet, and shadowish pixels where it was not
+        # told: tell it everywhere (seldom: the crops lie around the deep pixels it holds).
+        open_ = np.zeros(count, bool)
+        open_[labels[told]] = True
+        open_ &= ~lit
+        beyond = np.zeros(count, bool)
+        beyond[labels[shadowish & ~known]] = True
+        if (open_ & beyond)[1:].any():
+            across, known = _dimmed_alike(own, classes, log_dim, None)
+            shadowish = own & (plain | (among_own & across))
+            lit[labels[across & shadowish]] = True
     lit[0] = False
     across |= lit[labels]
-    # Under strong lamp light (``washed``) the board's colours wash out, and a dark cloth, lit
-    # by the lamp too, passes for a shadow of any square: there a shadow is not seen board.
-    # A shadow that goes on across the grid lines with the same dimming, or the same ramp, is
-    # light's (no hand of the board's colour does that): seen board, smooth along its
-    # penumbra's ramp even beside the hand that casts it, and not too deep to trust.
-    ppu = line.shape[0] // SIZE
-    verified = verified_shadow(own, own & (ratio < VERIFY_DIM) & ~washed, log_dim, line, ppu, LINE_PX)
-    smooth |= verified
     across |= verified
-    return candidate, smooth, ((ratio < DEEP_SHADOW) & ~across) | washed, log_dim, verified
+    deep = (deep_px & ~across) | washed
+    return candidate, smooth, deep if asked is None else deep & asked, log_dim, verified
+
+
+def _dimmed_alike(
+    own: np.ndarray, classes: np.ndarray, log_dim: np.ndarray, at: np.ndarray | None
+) -> tuple[np.ndarray, np.ndarray | None]:
+    """Where both classes of square show nearby (a CROSS_SIGMA blur of the ``own`` pixels of
+    each holds CROSS_WEIGHT or more) with the same mean dimming (within SHADOW_DEV): the
+    dimming there is light's. With ``at``, told only around those pixels, in the regions of
+    `vision.board_fast.crops_around` (the same numbers there as over the whole view: each
+    pixel's arithmetic is its own), and returned with the mask of those regions; elsewhere
+    False."""
+    near = []
+    for c in (0, 1):
+        mc = (own & (classes == c)).astype(np.float32)
+        near.append((mc, log_dim * mc))
+    if at is None:
+        return _alike(
+            [
+                (cv2.GaussianBlur(m, (0, 0), CROSS_SIGMA), cv2.GaussianBlur(v, (0, 0), CROSS_SIGMA))
+                for m, v in near
+            ]
+        ), None
+    across = np.zeros(own.shape, bool)
+    known = np.zeros(own.shape, bool)
+    for region, crop in crops_around(at, CROSS_REACH):
+        inside = shifted(region, crop)
+        across[region] = _alike(
+            [
+                (
+                    cv2.GaussianBlur(np.ascontiguousarray(m[crop]), (0, 0), CROSS_SIGMA)[inside],
+                    cv2.GaussianBlur(np.ascontiguousarray(v[crop]), (0, 0), CROSS_SIGMA)[inside],
+                )
+                for m, v in near
+            ]
+        )
+        known[region] = True
+    return across, known
+
+
+def _alike(blurred: list[tuple[np.ndarray, np.ndarray]]) -> np.ndarray:
+    """`_dimmed_alike` from each class's blurred weight and weighted dimming."""
+    (g0, v0), (g1, v1) = blurred
+    l0, l1 = v0 / np.maximum(g0, 1e-6), v1 / np.maximum(g1, 1e-6)
+    return (g0 > CROSS_WEIGHT) & (g1 > CROSS_WEIGHT) & (np.abs(l0 - l1) < SHADOW_DEV)
 
 
 def _big_regions(mask: np.ndarray, ppu: int) -> np.ndarray:
@@ -847,20 +952,46 @@ def _deviation(values: np.ndarray, mask: np.ndarray) -> np.ndarray:
 def _bridged(shadowish: np.ndarray, log_dim: np.ndarray, line: np.ndarray) -> np.ndarray:
     """``shadowish`` plus the grid-line pixels between two shadowish pixels facing each other
     across a line with the same dimming: one shadow goes on across a line, a hand's apparent
-    dimming jumps there with the colour of the square."""
+    dimming jumps there with the colour of the square.
+
+    Where no ``shadowish`` pixel is on a line (judged pixels: `analyse`'s), a pair links line
+    pixels only from a row (column) that is off the lines, with the row ``gap`` on off them
+    too and a line between (`_pair_rows`: the last judged row before each line): those rows
+    alone are compared, with the same numbers (tests/test_board_speed_24s.py keeps the form
+    that compares every row)."""
     link = shadowish.copy()
     gap = 2 * LINE_PX + 1  # from the last judged pixel before a line to the first after it
+    off_lines = not (shadowish & line).any()
     for axis in (0, 1):
-        n = shadowish.shape[axis]
-
-        def cut(lo: int, hi: int, axis: int = axis) -> tuple[slice, slice]:
-            return (slice(lo, hi), slice(None)) if axis == 0 else (slice(None), slice(lo, hi))
-
-        a, b = cut(0, n - gap), cut(gap, n)
-        pair = shadowish[a] & shadowish[b] & (np.abs(log_dim[a] - log_dim[b]) < SHADOW_DEV)
+        sh, ld, li, lk = (
+            (shadowish, log_dim, line, link) if axis == 0 else (shadowish.T, log_dim.T, line.T, link.T)
+        )
+        n = sh.shape[0]
+        a = _pair_rows(li, gap) if off_lines else np.arange(n - gap)
+        pair = sh[a] & sh[a + gap] & (np.abs(ld[a] - ld[a + gap]) < SHADOW_DEV)
         for k in range(1, gap):
-            link[cut(k, n - gap + k)] |= pair & line[cut(k, n - gap + k)]
+            lk[a + k] |= pair & li[a + k]  # lk is link or its transposed view
     return link
+
+
+def _pair_rows(line: np.ndarray, gap: int) -> np.ndarray:
+    """The rows ``y`` of a grid-line mask with a pixel off the lines in row ``y`` and row
+    ``y + gap`` and on a line in a row between: where a pair of pixels off the lines can link
+    line pixels (`_bridged`). Remembered per mask (the view's lines are the same every frame)."""
+    key = (line.shape, np.packbits(line).tobytes())
+    if key not in _PAIR_ROWS:
+        if len(_PAIR_ROWS) >= 8:
+            _PAIR_ROWS.pop(next(iter(_PAIR_ROWS)))  # the oldest: nothing grows with the views seen
+        n = line.shape[0]
+        ends = ~line[: n - gap] & ~line[gap:]
+        between = np.zeros_like(ends)
+        for k in range(1, gap):
+            between |= line[k : n - gap + k]
+        _PAIR_ROWS[key] = np.flatnonzero((ends & between).any(axis=1))
+    return _PAIR_ROWS[key]
+
+
+_PAIR_ROWS: dict[tuple[tuple[int, ...], bytes], np.ndarray] = {}
 
 
 def _under_hands(
