@@ -79,12 +79,22 @@ def _pieces(
     """The connected stretches of a hand's outline against seen board long enough to give an end."""
     if found is None:
         found = outline_pieces(foreign, seen, unseen, MIN_PIECE)
-    return [
-        (pts, outward)
-        for pts, outward in at_least(found, MIN_PIECE)
-        # too short for an end to span MIN_END along any chord
-        if np.hypot(*np.ptp(pts, axis=0)) >= MIN_END
-    ]
+    found = at_least(found, MIN_PIECE)
+    if not found:
+        return []
+    # Too short for an end to span MIN_END along any chord: the diagonal of a piece's box
+    # (``np.hypot(*np.ptp(pts, axis=0))``, every piece's at once: the same numbers).
+    lo, hi, _ = _boxes(found)
+    extent = hi - lo
+    return [p for p, long in zip(found, np.hypot(extent[:, 0], extent[:, 1]) >= MIN_END, strict=True) if long]
+
+
+def _boxes(pieces: list[Piece]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each piece's least and greatest x and y (rows), and where each piece's pixels start
+    in the pieces' pixels one after another."""
+    starts = np.cumsum([0] + [len(p[0]) for p in pieces[:-1]])
+    pts = np.concatenate([p[0] for p in pieces])
+    return np.minimum.reduceat(pts, starts, axis=0), np.maximum.reduceat(pts, starts, axis=0), starts
 
 
 def _facing_ends(
@@ -96,11 +106,10 @@ def _facing_ends(
     nearest pixel), their outward vectors summed and their centres, as `_bridge` takes them.
 
     All pairs at once: the pixels' and outward vectors' coordinates are whole numbers, so
-    every distance, sum and count is exact in float64 whatever the order it is added in, and
+    every distance, sum and count is exact whatever the order it is added in, and
     the nearest pixels are the first of the least distances in each pair's rows, as
     ``np.argmin`` finds them (tests/test_board_speed_24c.py keeps the pair-by-pair form)."""
-    lo = np.array([p[0].min(axis=0) for p in pieces])
-    hi = np.array([p[0].max(axis=0) for p in pieces])
+    lo, hi, starts = _boxes(pieces)
     reach = MAX_GAP * ppu
     # Only pairs whose boxes come within the widest gap are looked at (i before j).
     near = np.triu(
@@ -111,11 +120,12 @@ def _facing_ends(
         return []
     pts = np.concatenate([p[0] for p in pieces])
     outward = np.concatenate([p[1] for p in pieces])
-    sizes = np.array([len(p[0]) for p in pieces])
-    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
-    owner = np.repeat(np.arange(len(pieces)), sizes)
-    dx = pts[:, 0, None] - pts[None, :, 0]
-    dy = pts[:, 1, None] - pts[None, :, 1]
+    owner = np.repeat(np.arange(len(pieces)), [len(p[0]) for p in pieces])
+    # Whole pixels of the view: their squared distances are exact in int32 too (a quarter of
+    # the memory of float64's, and the same numbers).
+    xy = pts.astype(np.int32)
+    dx = xy[:, 0, None] - xy[None, :, 0]
+    dy = xy[:, 1, None] - xy[None, :, 1]
     d2 = dx * dx + dy * dy
     # Each pair's least squared distance, and the first row of its block that reaches it.
     row_least = np.minimum.reduceat(d2, starts, axis=1)  # a pixel's to each piece
@@ -125,7 +135,7 @@ def _facing_ends(
     ia = np.minimum.reduceat(rows, starts, axis=0)[first, second]
     # ... and the first column of that row in the second piece that reaches it.
     ib = np.argmax((d2[ia] == g2[:, None]) & (owner == second[:, None]), axis=1)
-    gap = np.sqrt(g2)
+    gap = np.sqrt(g2.astype(np.float64))
     keep = (gap >= MIN_GAP) & (gap <= MAX_GAP * ppu)
     first, second, ia, ib = first[keep], second[keep], ia[keep], ib[keep]
     # The ends of the two stretches that face each other across the gap.
