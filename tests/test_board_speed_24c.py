@@ -436,6 +436,26 @@ def test_rows_taken_are_rows_indexed(n, seed):
     assert _same_bits(np.take(flat, at, axis=0), flat[at])
 
 
+@settings(max_examples=300, deadline=None)
+@given(
+    hands=st.integers(1, 16),
+    n=st.integers(0, 4000),
+    spread=st.integers(1, 32768),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_hand_bins_by_tables_are_the_unique_codes(hands, n, spread, seed):
+    """`_in_palettes`' codes (a hand's index × 32,768 + its colour bin) and their counts."""
+    from vision.board_surface import _hand_bins
+
+    rng = np.random.default_rng(seed)
+    hand = rng.integers(0, hands, n).astype(np.intp)
+    bins = rng.integers(0, min(spread, 32768), n).astype(np.int32)
+    got = _hand_bins(hand, bins, 32768)
+    want = np.unique(hand * 32768 + bins, return_counts=True)
+    for a, b in zip(got, want, strict=True):
+        assert np.array_equal(a, b) and a.dtype == b.dtype
+
+
 # --- real frames ---------------------------------------------------------------------------
 
 
