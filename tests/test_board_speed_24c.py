@@ -5,6 +5,7 @@ the hand rules' own arguments in real frames."""
 from __future__ import annotations
 
 import copy
+import math
 
 import cv2
 import numpy as np
@@ -18,6 +19,7 @@ from vision import board_gaps as gaps
 from vision import board_hand_curves as curves
 from vision import board_hand_edges as edges
 from vision import board_hand_step as step
+from vision import board_hands as hands_mod
 from vision import board_near_colour as near
 from vision.board_fast import as_channels, channel_min, share
 from vision.board_geometry import DEFAULT_GEOMETRY
@@ -326,6 +328,61 @@ def test_unique_by_a_table_is_numpys(n, size, dtype, seed):
         assert _same_bits(a, b)
 
 
+# --- reach_across_lines: a chord's runs by list and generators (before round 24) -----------
+
+
+def _carried_on_plain(strip, distance, along):
+    inside = len(along)
+    allowed = np.zeros((len(distance), inside), bool)
+    rows = hands_mod._row_runs(strip)
+    for first, last in hands_mod._runs(np.asarray(strip[: hands_mod.NEAR].any(axis=0))):
+        lefts, rights, at = [float(first)], [float(last)], [0.0]
+        left, right = first, last
+        for d in range(hands_mod.NEAR, len(strip)):
+            over = [(a, b) for a, b in rows[d] if b >= left - 1 and a <= right + 1]
+            if not over:
+                break
+            left, right = min(a for a, _ in over), max(b for _, b in over)
+            lefts.append(float(left))
+            rights.append(float(right))
+            at.append(float(d))
+        lo = _end_bound_plain(at, lefts, first == 0, -1, distance)
+        hi = _end_bound_plain(at, rights, last == inside - 1, 1, distance)
+        allowed |= (along[None, :] >= lo[:, None]) & (along[None, :] <= hi[:, None])
+    return allowed
+
+
+def _end_bound_plain(at, ends, open_end, sign, distance):
+    h = hands_mod
+    if open_end:
+        return np.full(len(distance), sign * np.inf)
+    e0 = ends[0]
+    if at[-1] < h.MIN_TRACE:
+        return e0 + sign * (h.MARGIN + h.SHORT_SPREAD * distance)
+    slope = h._slope(tuple(at), tuple(ends))
+    widening = float(np.clip(-sign * slope, -h.MAX_NARROW, h.MAX_SLOPE))
+    return e0 + sign * (h.MARGIN + (widening + math.tan(h.ANGLE)) * distance)
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    fill=st.floats(0.05, 0.95),
+    blobs=st.booleans(),
+    width=st.sampled_from([8, 16, 20]),
+)
+def test_chords_carried_on_are_the_plain_ones(seed, fill, blobs, width):
+    """Random strips (noise, or a hand's blurred blobs: runs that split, join and slant)."""
+    rng = np.random.default_rng(seed)
+    if blobs:
+        strip = cv2.GaussianBlur(rng.random((hands_mod.TRACE, width)), (0, 0), 1.5) > 0.5 - (fill - 0.5) * 0.2
+    else:
+        strip = rng.random((hands_mod.TRACE, width)) < fill
+    along = np.arange(width, dtype=np.float64)
+    got = hands_mod._carried_on(strip, along + 5, along)
+    assert np.array_equal(got, _carried_on_plain(strip, along + 5, along))
+
+
 # --- drawn hands ---------------------------------------------------------------------------
 
 
@@ -467,7 +524,14 @@ def hand_rule_calls():
     from vision.board_reader import BoardTracker
     from vision.board_synth import scene
 
-    names = ("step_bounded", "beyond_outlines", "beyond_curves", "_in_palettes", "near_hand_colour")
+    names = (
+        "step_bounded",
+        "beyond_outlines",
+        "beyond_curves",
+        "_in_palettes",
+        "near_hand_colour",
+        "reach_across_lines",
+    )
     calls: dict[str, list] = {name: [] for name in names}
     originals = {name: getattr(board_surface, name) for name in names}
 
@@ -517,3 +581,15 @@ def test_real_frames_palettes_are_the_plain_ones(hand_rule_calls):
 
     for a, k in hand_rule_calls["_in_palettes"]:
         assert np.array_equal(_in_palettes(*a, **k), _in_palettes_plain(*a, **k))
+
+
+def test_real_frames_reach_as_with_the_plain_chords(hand_rule_calls):
+    from unittest import mock
+
+    calls = hand_rule_calls["reach_across_lines"]
+    assert len(calls) == 3
+    new = [hands_mod.reach_across_lines(*a, **k) for a, k in calls]
+    with mock.patch.object(hands_mod, "_carried_on", _carried_on_plain):
+        plain = [hands_mod.reach_across_lines(*a, **k) for a, k in calls]
+    for x, y in zip(new, plain, strict=True):
+        assert np.array_equal(x, y) and x.any()
