@@ -425,6 +425,20 @@ def test_the_outline_rules_on_drawn_hands_are_the_plain_ones(parts, noise, seed)
         assert np.array_equal(curves.beyond_curves(foreign, seen, hidden, unseen, PPU, pieces), want)
 
 
+@settings(max_examples=60, deadline=None)
+@given(parts=st.integers(1, 6), rows=st.sampled_from([1, 7, 64]), seed=st.integers(0, 2**32 - 1))
+def test_the_curved_rule_in_blocks_of_rows_is_the_plain_one(parts, rows, seed):
+    """The distance table made a few rows at a time (as a long outline has it) frees the same
+    pixels as the plain form's whole table."""
+    rng = np.random.default_rng(seed)
+    foreign, seen, hidden, unseen = verdicts(_drawn_hand(rng, parts))
+    pieces = edges.outline_pieces(foreign, seen, unseen, 5)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(curves, "DISTANCE_ROWS", rows)
+        got = curves.beyond_curves(foreign, seen, hidden, unseen, PPU, pieces)
+    assert np.array_equal(got, _beyond_curves_plain(foreign, seen, hidden, unseen, PPU, pieces))
+
+
 @settings(max_examples=150, deadline=None)
 @given(
     parts=st.integers(1, 6),

@@ -34,6 +34,7 @@ MIN_END = 8.0  # px: each end spans at least this along the chord (else its dire
 END = 0.55  # squares: the part of each stretch next to the gap that the curve is fitted to
 MIN_GAP = 3.0  # px: stretches nearer than this are one, cut by noise (board_hand_edges' job)
 MAX_GAP = 1.6  # squares: the widest gap a curve is carried across
+DISTANCE_ROWS = 256  # outline pixels whose distances to all others are held at once (memory)
 FACING = 0.6  # each stretch's outward direction within ~53° of the curve's
 RMS = 1.0  # px: rms distance of both stretches' pixels from the joint curve
 WORST = 2.5  # px: ... and the largest
@@ -122,26 +123,30 @@ def _facing_ends(
     outward = np.concatenate([p[1] for p in pieces])
     owner = np.repeat(np.arange(len(pieces)), [len(p[0]) for p in pieces])
     # Whole pixels of the view: their squared distances are exact in int32 too (a quarter of
-    # the memory of float64's, and the same numbers).
+    # the memory of float64's, and the same numbers). The table of every pixel's distance to
+    # every other is made DISTANCE_ROWS rows at a time: a long outline (thousands of pixels
+    # round several hands) must not cost its square in memory on a Pi.
     xy = pts.astype(np.int32)
-    dx = xy[:, 0, None] - xy[None, :, 0]
-    dy = xy[:, 1, None] - xy[None, :, 1]
-    d2 = dx * dx + dy * dy
+    row_least = np.empty((len(pts), len(pieces)), np.int32)  # a pixel's to each piece
+    for r in range(0, len(pts), DISTANCE_ROWS):
+        row_least[r : r + DISTANCE_ROWS] = np.minimum.reduceat(
+            _squared_distances(xy[r : r + DISTANCE_ROWS], xy), starts, axis=1
+        )
     # Each pair's least squared distance, and the first row of its block that reaches it.
-    row_least = np.minimum.reduceat(d2, starts, axis=1)  # a pixel's to each piece
     least = np.minimum.reduceat(row_least, starts, axis=0)  # a piece's to each piece
     rows = np.where(row_least == least[owner], np.arange(len(pts))[:, None], len(pts))
     g2 = least[first, second]
     ia = np.minimum.reduceat(rows, starts, axis=0)[first, second]
     # ... and the first column of that row in the second piece that reaches it.
-    ib = np.argmax((d2[ia] == g2[:, None]) & (owner == second[:, None]), axis=1)
+    from_a = _squared_distances(xy[ia], xy)
+    ib = np.argmax((from_a == g2[:, None]) & (owner == second[:, None]), axis=1)
     gap = np.sqrt(g2.astype(np.float64))
     keep = (gap >= MIN_GAP) & (gap <= MAX_GAP * ppu)
-    first, second, ia, ib = first[keep], second[keep], ia[keep], ib[keep]
+    first, second, ia, ib, from_a = first[keep], second[keep], ia[keep], ib[keep], from_a[keep]
     # The ends of the two stretches that face each other across the gap.
     end = END * ppu
-    ka = (d2[ia] <= end * end) & (owner == first[:, None])
-    kb = (d2[ib] <= end * end) & (owner == second[:, None])
+    ka = (from_a <= end * end) & (owner == first[:, None])
+    kb = (_squared_distances(xy[ib], xy) <= end * end) & (owner == second[:, None])
     na, nb = ka.sum(axis=1), kb.sum(axis=1)
     keep = (na >= MIN_PIECE) & (nb >= MIN_PIECE)
     ka, kb, na, nb = ka[keep], kb[keep], na[keep], nb[keep]
@@ -152,6 +157,13 @@ def _facing_ends(
         (pts[ka[k]], pts[kb[k]], oa[k].copy(), ob[k].copy(), ca[k].copy(), cb[k].copy())
         for k in range(len(ka))
     ]
+
+
+def _squared_distances(rows: np.ndarray, xy: np.ndarray) -> np.ndarray:
+    """Squared distances (int32) from each of ``rows`` to each of ``xy`` (whole pixels)."""
+    dx = rows[:, 0, None] - xy[None, :, 0]
+    dy = rows[:, 1, None] - xy[None, :, 1]
+    return dx * dx + dy * dy
 
 
 def _bridge(
