@@ -34,6 +34,7 @@ MIN_END = 8.0  # px: each end spans at least this along the chord (else its dire
 END = 0.55  # squares: the part of each stretch next to the gap that the curve is fitted to
 MIN_GAP = 3.0  # px: stretches nearer than this are one, cut by noise (board_hand_edges' job)
 MAX_GAP = 1.6  # squares: the widest gap a curve is carried across
+DISTANCE_ROWS = 256  # outline pixels whose distances to all others are held at once (memory)
 FACING = 0.6  # each stretch's outward direction within ~53° of the curve's
 RMS = 1.0  # px: rms distance of both stretches' pixels from the joint curve
 WORST = 2.5  # px: ... and the largest
@@ -68,14 +69,8 @@ def beyond_curves(
     pieces = _pieces(foreign, seen, unseen, found)
     if len(pieces) < 2:
         return out
-    lo = np.array([p[0].min(axis=0) for p in pieces])
-    hi = np.array([p[0].max(axis=0) for p in pieces])
-    reach = MAX_GAP * ppu
-    for i in range(len(pieces)):
-        # Only pairs whose boxes come within the widest gap are looked at.
-        near = np.all((lo[i + 1 :] <= hi[i] + reach) & (hi[i + 1 :] >= lo[i] - reach), axis=1)
-        for j in np.flatnonzero(near) + i + 1:
-            _bridge(out, pieces[i], pieces[j], foreign, seen, hidden, ppu)
+    for ea, eb, oa, ob, ca, cb in _facing_ends(pieces, ppu):
+        _bridge(out, ea, eb, oa, ob, ca, cb, foreign, seen, hidden, ppu)
     return out
 
 
@@ -85,44 +80,110 @@ def _pieces(
     """The connected stretches of a hand's outline against seen board long enough to give an end."""
     if found is None:
         found = outline_pieces(foreign, seen, unseen, MIN_PIECE)
+    found = at_least(found, MIN_PIECE)
+    if not found:
+        return []
+    # Too short for an end to span MIN_END along any chord: the diagonal of a piece's box
+    # (``np.hypot(*np.ptp(pts, axis=0))``, every piece's at once: the same numbers).
+    lo, hi, _ = _boxes(found)
+    extent = hi - lo
+    return [p for p, long in zip(found, np.hypot(extent[:, 0], extent[:, 1]) >= MIN_END, strict=True) if long]
+
+
+def _boxes(pieces: list[Piece]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each piece's least and greatest x and y (rows), and where each piece's pixels start
+    in the pieces' pixels one after another."""
+    starts = np.cumsum([0] + [len(p[0]) for p in pieces[:-1]])
+    pts = np.concatenate([p[0] for p in pieces])
+    return np.minimum.reduceat(pts, starts, axis=0), np.maximum.reduceat(pts, starts, axis=0), starts
+
+
+def _facing_ends(
+    pieces: list[Piece], ppu: int
+) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
+    """For each pair of ``pieces`` that may be one outline across a gap (their boxes within
+    MAX_GAP squares, their nearest pixels MIN_GAP to MAX_GAP squares apart, each end of at
+    least MIN_PIECE px): the ends facing each other (the pixels within END squares of the
+    nearest pixel), their outward vectors summed and their centres, as `_bridge` takes them.
+
+    All pairs at once: the pixels' and outward vectors' coordinates are whole numbers, so
+    every distance, sum and count is exact whatever the order it is added in, and
+    the nearest pixels are the first of the least distances in each pair's rows, as
+    ``np.argmin`` finds them (tests/test_board_speed_24c.py keeps the pair-by-pair form)."""
+    lo, hi, starts = _boxes(pieces)
+    reach = MAX_GAP * ppu
+    # Only pairs whose boxes come within the widest gap are looked at (i before j).
+    near = np.triu(
+        ((lo[None, :] <= hi[:, None] + reach) & (hi[None, :] >= lo[:, None] - reach)).all(axis=2), 1
+    )
+    first, second = np.nonzero(near)
+    if not len(first):
+        return []
+    pts = np.concatenate([p[0] for p in pieces])
+    outward = np.concatenate([p[1] for p in pieces])
+    owner = np.repeat(np.arange(len(pieces)), [len(p[0]) for p in pieces])
+    # Whole pixels of the view: their squared distances are exact in int32 too (a quarter of
+    # the memory of float64's, and the same numbers). The table of every pixel's distance to
+    # every other is made DISTANCE_ROWS rows at a time: a long outline (thousands of pixels
+    # round several hands) must not cost its square in memory on a Pi.
+    xy = pts.astype(np.int32)
+    row_least = np.empty((len(pts), len(pieces)), np.int32)  # a pixel's to each piece
+    for r in range(0, len(pts), DISTANCE_ROWS):
+        row_least[r : r + DISTANCE_ROWS] = np.minimum.reduceat(
+            _squared_distances(xy[r : r + DISTANCE_ROWS], xy), starts, axis=1
+        )
+    # Each pair's least squared distance, and the first row of its block that reaches it.
+    least = np.minimum.reduceat(row_least, starts, axis=0)  # a piece's to each piece
+    rows = np.where(row_least == least[owner], np.arange(len(pts))[:, None], len(pts))
+    g2 = least[first, second]
+    ia = np.minimum.reduceat(rows, starts, axis=0)[first, second]
+    # ... and the first column of that row in the second piece that reaches it.
+    from_a = _squared_distances(xy[ia], xy)
+    ib = np.argmax((from_a == g2[:, None]) & (owner == second[:, None]), axis=1)
+    gap = np.sqrt(g2.astype(np.float64))
+    keep = (gap >= MIN_GAP) & (gap <= MAX_GAP * ppu)
+    first, second, ia, ib, from_a = first[keep], second[keep], ia[keep], ib[keep], from_a[keep]
+    # The ends of the two stretches that face each other across the gap.
+    end = END * ppu
+    ka = (from_a <= end * end) & (owner == first[:, None])
+    kb = (_squared_distances(xy[ib], xy) <= end * end) & (owner == second[:, None])
+    na, nb = ka.sum(axis=1), kb.sum(axis=1)
+    keep = (na >= MIN_PIECE) & (nb >= MIN_PIECE)
+    ka, kb, na, nb = ka[keep], kb[keep], na[keep], nb[keep]
+    fa, fb = ka.astype(np.float64), kb.astype(np.float64)
+    ca, cb = (fa @ pts) / na[:, None], (fb @ pts) / nb[:, None]
+    oa, ob = fa @ outward, fb @ outward
     return [
-        (pts, outward)
-        for pts, outward in at_least(found, MIN_PIECE)
-        # too short for an end to span MIN_END along any chord
-        if np.hypot(*np.ptp(pts, axis=0)) >= MIN_END
+        (pts[ka[k]], pts[kb[k]], oa[k].copy(), ob[k].copy(), ca[k].copy(), cb[k].copy())
+        for k in range(len(ka))
     ]
+
+
+def _squared_distances(rows: np.ndarray, xy: np.ndarray) -> np.ndarray:
+    """Squared distances (int32) from each of ``rows`` to each of ``xy`` (whole pixels)."""
+    dx = rows[:, 0, None] - xy[None, :, 0]
+    dy = rows[:, 1, None] - xy[None, :, 1]
+    return dx * dx + dy * dy
 
 
 def _bridge(
     out: np.ndarray,
-    a: Piece,
-    b: Piece,
+    ea: np.ndarray,
+    eb: np.ndarray,
+    oa: np.ndarray,
+    ob: np.ndarray,
+    ca: np.ndarray,
+    cb: np.ndarray,
     foreign: np.ndarray,
     seen: np.ndarray,
     hidden: np.ndarray,
     ppu: int,
 ) -> None:
-    """Mark in ``out`` the hidden pixels beyond the curve joining pieces ``a`` and ``b``
-    across the gap between them, if they are one smooth outline with the hand on one side."""
-    pa, pb = a[0], b[0]
-    # ((pa[:, None] - pb[None]) ** 2).sum(axis=2), bit for bit, a coordinate at a time (numpy
-    # reduces a short last axis slowly, and the pairs are many).
-    dx, dy = pa[:, 0, None] - pb[None, :, 0], pa[:, 1, None] - pb[None, :, 1]
-    d2 = dx * dx + dy * dy
-    ia, ib = np.unravel_index(int(np.argmin(d2)), d2.shape)
-    gap = float(np.sqrt(d2[ia, ib]))
-    if gap < MIN_GAP or gap > MAX_GAP * ppu:
-        return
-    # The ends of the two stretches that face each other across the gap.
-    end = END * ppu
-    ka = ((pa - pa[ia]) ** 2).sum(axis=1) <= end * end
-    kb = ((pb - pb[ib]) ** 2).sum(axis=1) <= end * end
-    if ka.sum() < MIN_PIECE or kb.sum() < MIN_PIECE:
-        return
-    ea, eb = pa[ka], pb[kb]
-    oa, ob = a[1][ka].sum(axis=0), b[1][kb].sum(axis=0)
+    """Mark in ``out`` the hidden pixels beyond the curve joining two pieces' facing ends
+    (`_facing_ends`: their pixels ``ea``, ``eb``, outward vectors summed ``oa``, ``ob`` and
+    centres ``ca``, ``cb``) across the gap between them, if they are one smooth outline with
+    the hand on one side."""
     # The frame: x along the chord from a's end to b's, y out towards the board.
-    ca, cb = ea.mean(axis=0), eb.mean(axis=0)
     u = cb - ca
     length = float(np.hypot(*u))
     if length < 1e-6:
@@ -134,8 +195,9 @@ def _bridge(
     for o in (oa, ob):
         if o @ v < FACING * max(float(np.hypot(*o)), 1e-6):
             return  # a stretch does not face the board on the curve's side
-    xa, ya = (ea - ca) @ u, (ea - ca) @ v
-    xb, yb = (eb - ca) @ u, (eb - ca) @ v
+    da, db = ea - ca, eb - ca
+    xa, ya = da @ u, da @ v
+    xb, yb = db @ u, db @ v
     g0, g1 = float(xa.max()), float(xb.min())
     if g1 - g0 < MIN_GAP:
         return  # the stretches overlap along the chord: no gap between them to bridge
@@ -147,7 +209,7 @@ def _bridge(
         return
     # No kink: each stretch's own direction is the curve's where it lies.
     for xs_, ys_ in ((xa, ya), (xb, yb)):
-        if np.ptp(xs_) < MIN_END:
+        if xs_.max() - xs_.min() < MIN_END:  # np.ptp, without its Python layers
             return
         dx = xs_ - xs_.mean()
         own = float(dx @ (ys_ - ys_.mean())) / float(dx @ dx)

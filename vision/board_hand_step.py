@@ -102,21 +102,6 @@ def step_bounded(
     count, labels = cv2.connectedComponents(joined.astype(np.uint8), connectivity=8)
     if count <= 1:
         return out
-    # The labels of the pixel variant number the zero pixels (foreign) in row-major order.
-    fy, fx = np.nonzero(foreign)
-    lg = np.log(levels.astype(np.float32) + LEVEL_FLOOR)
-    inside = cv2.erode(foreign.astype(np.uint8), np.ones((2 * HAND_ERODE + 1,) * 2, np.uint8))
-    n_in, hand = _mean_within(lg, inside, HAND_RADIUS)
-    # A thin finger or a sliver of a hand has no inside of its own: its colour is then the
-    # hand's a little farther off (its blurred outline says nothing).
-    n_far, hand_far = _mean_within(lg, inside, HAND_FAR)
-    thin = n_in < MIN_INSIDE
-    hand = np.where(as_channels(thin), hand_far, hand)  # 2-D terms as three channels (vision.board_fast)
-    n_in = np.where(thin, n_far, n_in)
-    h32 = hidden.astype(np.float32)
-    n_h = cv2.boxFilter(h32, -1, (3, 3), normalize=False)
-    board = cv2.boxFilter(lg * as_channels(h32), -1, (3, 3), normalize=False)
-    board = board / as_channels(np.maximum(n_h, 1))
     touching = np.zeros(count, bool)
     smooth = np.zeros(count, bool)
     compared = np.zeros(count, bool)  # a patch touching the hand only within NEAR px: left alone
@@ -127,10 +112,22 @@ def step_bounded(
     cmp = at & (dist >= NEAR)
     ys, xs = np.nonzero(cmp)
     if len(ys):
+        # The labels of the pixel variant number the zero pixels (foreign) in row-major order.
+        fy, fx = np.nonzero(foreign)
         idx = nearest[ys, xs] - 1
         hy, hx = fy[idx], fx[idx]
-        known = n_in[hy, hx] >= MIN_INSIDE
-        step = np.abs(board[ys, xs] - hand[hy, hx]).max(axis=1)
+        lg = np.log(levels.astype(np.float32) + LEVEL_FLOOR)
+        inside = cv2.erode(foreign.astype(np.uint8), np.ones((2 * HAND_ERODE + 1,) * 2, np.uint8))
+        n_in, hand = _mean_within(lg, inside, (HAND_RADIUS, HAND_FAR), hy, hx)
+        # A thin finger or a sliver of a hand has no inside of its own: its colour is then the
+        # hand's a little farther off (its blurred outline says nothing).
+        thin = n_in[0] < MIN_INSIDE
+        known = np.where(thin, n_in[1], n_in[0]) >= MIN_INSIDE
+        hand = np.where(thin[:, None], hand[1], hand[0])
+        # The patch's colour at the contact: the mean of its hidden pixels' within 3 × 3 px.
+        _, board = _mean_within(lg, hidden.astype(np.uint8), (1,), ys, xs)
+        d = np.abs(board[0] - hand)
+        step = np.maximum(np.maximum(d[:, 0], d[:, 1]), d[:, 2])  # .max(axis=1), the same values
         small = ~known | (step < STEP)
         smooth[labels[ys[small], xs[small]]] = True
         compared[labels[ys, xs]] = True
@@ -142,10 +139,21 @@ def step_bounded(
     return out
 
 
-def _mean_within(lg: np.ndarray, inside: np.ndarray, radius: int) -> tuple[np.ndarray, np.ndarray]:
-    """The count of ``inside`` pixels within ``radius`` px (a square window) of every pixel,
-    and the mean of ``lg`` over them."""
-    k = (2 * radius + 1,) * 2
-    n = cv2.boxFilter(inside.astype(np.float32), -1, k, normalize=False)
-    mean = cv2.boxFilter(lg * as_channels(inside), -1, k, normalize=False) / as_channels(np.maximum(n, 1))
-    return n, mean
+def _mean_within(
+    lg: np.ndarray, inside: np.ndarray, radii: tuple[int, ...], ys: np.ndarray, xs: np.ndarray
+) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """For each of ``radii``: the count of ``inside`` pixels (uint8 0 / 1) within that many px
+    (a square window) of the pixels ``ys, xs``, and the mean of ``lg`` over them there.
+
+    The window sums are made over the whole view (a box filter's numbers depend on the row
+    width: no crop), but divided only at the pixels asked about: the same quotients, a value
+    at a time, as dividing the whole view (tests/test_board_speed_24c.py keeps that form)."""
+    weighted = lg * as_channels(inside)  # 2-D terms as three channels (vision.board_fast)
+    counts, means = [], []
+    for radius in radii:
+        k = (2 * radius + 1,) * 2
+        n = cv2.boxFilter(inside.astype(np.float32), -1, k, normalize=False)[ys, xs]
+        total = cv2.boxFilter(weighted, -1, k, normalize=False)[ys, xs]
+        counts.append(n)
+        means.append(total / np.maximum(n, 1)[:, None])
+    return counts, means

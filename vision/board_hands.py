@@ -171,14 +171,21 @@ def _carried_on(strip: np.ndarray, distance: np.ndarray, along: np.ndarray) -> n
     # The hand's pixels nearest a line are often missed (the line's own darkness blurs into
     # them): the hand "at the line" is what shows within NEAR px of it.
     rows = _row_runs(strip)
-    for first, last in _runs(np.asarray(strip[:NEAR].any(axis=0))):
+    # (Within NEAR = 1 px: the runs of row 0, already found.)
+    for first, last in rows[0] if NEAR == 1 else _runs(np.asarray(strip[:NEAR].any(axis=0))):
         lefts, rights, at = [float(first)], [float(last)], [0.0]
         left, right = first, last
         for d in range(NEAR, len(strip)):
-            over = [(a, b) for a, b in rows[d] if b >= left - 1 and a <= right + 1]
-            if not over:
+            # The runs of row d that overlap or touch the chord: their least start and
+            # greatest end (one pass; ``min`` and ``max`` of the overlapping runs).
+            lo_run = hi_run = None
+            for a, b in rows[d]:
+                if b >= left - 1 and a <= right + 1:
+                    lo_run = a if lo_run is None else min(lo_run, a)
+                    hi_run = b if hi_run is None else max(hi_run, b)
+            if lo_run is None:
                 break
-            left, right = min(a for a, _ in over), max(b for _, b in over)
+            left, right = lo_run, hi_run
             lefts.append(float(left))
             rights.append(float(right))
             at.append(float(d))
@@ -203,7 +210,7 @@ def _end_bound(
     # Going from the neighbour into the square is going the other way along d. An outline
     # that closes in towards the line may be one whose last pixels were missed: the chord is
     # never taken to narrow into the square, only to widen.
-    widening = float(np.clip(-sign * slope, -MAX_NARROW, MAX_SLOPE))
+    widening = min(max(-sign * slope, -MAX_NARROW), MAX_SLOPE)  # np.clip of one float, the same
     return e0 + sign * (MARGIN + (widening + math.tan(ANGLE)) * distance)
 
 

@@ -71,13 +71,11 @@ def near_hand_colour(
     if not judged.any():
         return out
     py, px = py[judged], px[judged]
-    hues, which = np.unique(hue_bins(c[judged]), return_inverse=True)
+    hues, which, _ = _unique(hue_bins(c[judged]), HUE_BINS * HUE_BINS)
     # The core's pixels of each candidate hue (within HUE_MARGIN bins), counted per cell of
     # the grid: their number, and the sum and sum of squares of their log brightness.
     cy, cx = np.nonzero(core)
-    core_bins, core_which, core_counts = np.unique(
-        hue_bins(levels[cy, cx]), return_inverse=True, return_counts=True
-    )
+    core_bins, core_which, core_counts = _unique(hue_bins(levels[cy, cx]), HUE_BINS * HUE_BINS)
     close = (np.abs(core_bins[:, None] // HUE_BINS - hues[None, :] // HUE_BINS) <= HUE_MARGIN) & (
         np.abs(core_bins[:, None] % HUE_BINS - hues[None, :] % HUE_BINS) <= HUE_MARGIN
     )
@@ -86,7 +84,11 @@ def near_hand_colour(
     gh, gw = -(-h // CELL), -(-w // CELL)
     # Per (cell, core hue bin) first: far fewer than the core's pixels.
     nb = len(core_bins)
-    keys, group = np.unique(((cy // CELL) * gw + cx // CELL) * nb + core_which, return_inverse=True)
+    # The (cell, core hue) keys numbered among the cells the core is in: a short table, and
+    # the same keys in the same order as numbered among all cells.
+    cells, cell_at, _ = _unique((cy // CELL) * gw + cx // CELL, gh * gw)
+    ranked, group, _ = _unique(cell_at * nb + core_which, len(cells) * nb)
+    keys = cells[ranked // nb] * nb + ranked % nb
     b = _bright(levels[cy, cx]).astype(np.float64)
     sums = [np.bincount(group, weights=v, minlength=len(keys)) for v in (None, b, b * b)]
     pair, hue = np.nonzero(close[keys % nb])  # (cell and core hue, candidate hue) pairs
@@ -114,6 +116,16 @@ def near_hand_colour(
     unlike = seen & (_bright(levels[py, px]) - mean > NEAR_K * sd + NEAR_SHADE)
     out[py[unlike], px[unlike]] = False
     return out
+
+
+def _unique(values: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``np.unique(values, return_inverse=True, return_counts=True)`` for whole numbers in
+    ``[0, size)`` (1-D), by a table of ``size`` counts instead of a sort: the same values (of
+    the same dtype), indices and counts (tests/test_board_speed_24c.py)."""
+    counts = np.bincount(values, minlength=size)
+    present = counts > 0
+    found = np.flatnonzero(present)
+    return found.astype(values.dtype), (np.cumsum(present) - 1)[values], counts[found]
 
 
 def _bright(colours: np.ndarray) -> np.ndarray:

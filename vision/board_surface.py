@@ -1123,10 +1123,11 @@ def _in_palettes(
     keep = hand >= 0
     seen, hand = levels[ys[keep], xs[keep]], hand[keep]
     shades = np.concatenate([seen * f for f in SHADES])
-    # The bins with PALETTE_MIN pixels or more, by `np.unique`'s counts of the few thousand
-    # colours seen: a `bincount` over every hand's 32,768 bins (some 4 MB to zero on a hand
-    # frame) and a search of them for the full ones cost more (the same bins, in order).
-    bins, counts = np.unique(np.tile(hand, len(SHADES)) * nb**3 + colour_bins(shades), return_counts=True)
+    # The bins with PALETTE_MIN pixels or more, counted among the bins some hand shows
+    # (`_hand_bins`): a `bincount` over every hand's 32,768 bins (some 4 MB to zero on a hand
+    # frame) and `np.unique`'s sort of the few thousand colours seen cost more (the same bins,
+    # in order).
+    bins, counts = _hand_bins(np.tile(hand, len(SHADES)), colour_bins(shades), nb**3)
     palettes = _widen_bins(bins[counts >= PALETTE_MIN], len(big) * nb**3, nb).reshape(len(big), nb**3)
     # The component of ``nearest`` each hand is: the one at its first pixel (row-major; in
     # its top row, the first of its pixels), as `near[blob][0]` in the hand's box. A hand's
@@ -1145,8 +1146,26 @@ def _in_palettes(
         inside[box] |= k[box] == j
     at = np.flatnonzero(inside)
     out = np.zeros((h, w), bool)
-    out.ravel()[at] = palettes.ravel()[k.ravel()[at] * nb**3 + colour_bins(levels.reshape(h * w, -1)[at])]
+    # The pixels' colours gathered by `np.take` of whole rows: the copy an index array makes, faster.
+    seen_at = np.take(levels.reshape(h * w, -1), at, axis=0)
+    out.ravel()[at] = palettes.ravel()[k.ravel()[at] * nb**3 + colour_bins(seen_at)]
     return out
+
+
+def _hand_bins(hand: np.ndarray, bins: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(hand * size + bins, return_counts=True)`` for whole numbers ``hand`` ≥ 0
+    and ``bins`` in ``[0, size)``: the bins any hand shows numbered in order first (a table of
+    ``size``), then each hand's counted in a table of hands × those bins. The same codes in
+    the same order and their counts, without a sort (tests/test_board_speed_24c.py)."""
+    if not len(bins):
+        return np.zeros(0, np.result_type(hand, bins, size)), np.zeros(0, np.intp)
+    shown = np.bincount(bins, minlength=size) > 0
+    present = np.flatnonzero(shown)
+    rank = np.cumsum(shown) - 1
+    n = len(present)
+    counts = np.bincount(hand * n + rank[bins], minlength=(int(hand.max()) + 1) * n)
+    found = np.flatnonzero(counts)
+    return (found // n) * size + present[found % n], counts[found]
 
 
 def _closing(mask: np.ndarray, kernel: np.ndarray) -> np.ndarray:
