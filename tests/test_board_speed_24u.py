@@ -1,6 +1,7 @@
 """Round 24's exact speed-ups of the hands' machinery (board24u) give the results of the plain
 forms they replace, bit for bit: the hand's blurred rim (`vision.board_rim`), a palm's
-closing (`vision.board_surface._closing`) and the foreign regions
+closing (`vision.board_surface._closing`), the hand's outline in pieces
+(`vision.board_hand_edges.outline_pieces`) and the foreign regions
 (`vision.board_regions.find_regions`, `light_of`). The plain forms are kept here."""
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from hypothesis import strategies as st
 from tests.same_bits import same_bits
 from vision.board_fast import as_channels, box_of, components, median
 from vision.board_geometry import ALL_SQUARES, SIZE
+from vision.board_hand_edges import outline_pieces, outline_pixels
 from vision.board_regions import (
     CORE,
     EDGE_PX,
@@ -514,6 +516,58 @@ def test_regions_are_the_plain_forms(seed, ppu, density, blobs, with_light):
         assert light.cut == _light_of_plain(lin, pred, known)[3]
 
 
+# --- A hand's outline in pieces: vision.board_hand_edges.outline_pieces before round 24 -----
+
+
+def _outline_pieces_plain(foreign, seen, unseen, min_area):
+    found = outline_pixels(foreign, seen, unseen)
+    if found is None:
+        return []
+    edge, out_x, out_y, (x0, y0) = found
+    count, labels, areas = components(edge.astype(np.uint8))
+    if count <= 1:
+        return []
+    ys, xs = np.nonzero(edge)
+    lab = labels[ys, xs]
+    order = np.argsort(lab, kind="stable")
+    bounds = np.searchsorted(lab[order], np.arange(1, count + 1))
+    pieces = []
+    for k in range(1, count):
+        if areas[k] < min_area:
+            continue
+        idx = order[bounds[k - 1] : bounds[k]]
+        pts = np.stack([xs[idx] + x0, ys[idx] + y0], axis=1).astype(np.float64)
+        outward = np.stack([out_x[ys[idx], xs[idx]], out_y[ys[idx], xs[idx]]], axis=1).astype(np.float64)
+        pieces.append((pts, outward))
+    return pieces
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    n=st.integers(8, 120),
+    blobs=st.integers(0, 5),
+    density=st.floats(0, 0.3),
+    min_area=st.integers(1, 12),
+)
+def test_outline_pieces_at_once_are_piece_by_piece(seed, n, blobs, density, min_area):
+    """The outline's pieces, every pixel's point and outward vector made once and cut into
+    runs: the same arrays (dtype, shape, bits), in the same order, as made a piece at a time."""
+    rng = np.random.default_rng(seed)
+    v, u = np.mgrid[0:n, 0:n]
+    foreign = np.zeros((n, n), bool)
+    for _ in range(blobs):
+        cy, cx, r = rng.uniform(0, n), rng.uniform(0, n), rng.uniform(1, n / 2)
+        foreign |= np.hypot(v - cy, u - cx) < r
+    hidden = (rng.random((n, n)) < density) & ~foreign
+    seen = ~foreign & ~hidden & (rng.random((n, n)) < 0.95)
+    got = outline_pieces(foreign, seen, foreign | hidden, min_area)
+    want = _outline_pieces_plain(foreign, seen, foreign | hidden, min_area)
+    assert len(got) == len(want)
+    for (p, o), (q, w) in zip(got, want, strict=True):
+        assert same_bits(p, q) and same_bits(o, w)
+
+
 # --- Real frames: the reads with every plain form patched back in ---------------------------
 
 
@@ -533,8 +587,8 @@ def _read(images):
 
 def test_real_frames_read_as_with_the_plain_forms(real_reads, monkeypatch):
     """Two tune frames with a hand read alike with the new forms and with the plain ones
-    patched back in (the rim, the closing, the regions and their light): squares (state,
-    token, confidence, note) and regions."""
+    patched back in (the rim, the closing, the outline's pieces, the regions and their light):
+    squares (state, token, confidence, note), notes and regions."""
     import vision.board_regions as board_regions
     import vision.board_squares as board_squares
     import vision.board_surface as board_surface
@@ -552,6 +606,7 @@ def test_real_frames_read_as_with_the_plain_forms(real_reads, monkeypatch):
 
     monkeypatch.setattr(board_squares, "board_rim", plain_rim)
     monkeypatch.setattr(board_surface, "_closing", _closing_plain)
+    monkeypatch.setattr(board_surface, "outline_pieces", _outline_pieces_plain)
     monkeypatch.setattr(board_regions, "find_regions", _find_regions_plain)
     monkeypatch.setattr(board_regions, "light_of", PlainLight)
     plain = _read(real_reads)
