@@ -1,7 +1,8 @@
 """Round 24's exact speed-ups of the hands' machinery (board24u) give the results of the plain
 forms they replace, bit for bit: the hand's blurred rim (`vision.board_rim`), a palm's
 closing (`vision.board_surface._closing`), the hand's outline in pieces
-(`vision.board_hand_edges.outline_pieces`) and the foreign regions
+(`vision.board_hand_edges.outline_pieces`), a piece's sticker under the fingers
+(`vision.board_piece_ink.sticker_faces`) and the foreign regions
 (`vision.board_regions.find_regions`, `light_of`). The plain forms are kept here."""
 
 from __future__ import annotations
@@ -15,9 +16,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.same_bits import same_bits
-from vision.board_fast import as_channels, box_of, components, median
+from vision.board_fast import as_channels, box_of, channel_max, channel_min, components, median, share
 from vision.board_geometry import ALL_SQUARES, SIZE
 from vision.board_hand_edges import outline_pieces, outline_pixels
+from vision.board_piece_ink import (
+    INK_CONTRAST,
+    INK_ENCLOSED,
+    INK_MIN,
+    INK_NEAR,
+    INK_SPAN,
+    STICKER,
+    WHITE,
+    sticker_faces,
+)
 from vision.board_regions import (
     CORE,
     EDGE_PX,
@@ -568,6 +579,64 @@ def test_outline_pieces_at_once_are_piece_by_piece(seed, n, blobs, density, min_
         assert same_bits(p, q) and same_bits(o, w)
 
 
+# --- A piece's sticker under the fingers: vision.board_piece_ink before round 24 -----------
+
+
+def _sticker_faces_plain(lin: np.ndarray, hands: np.ndarray, ppu: int) -> np.ndarray:
+    out = np.zeros(hands.shape, bool)
+    if not hands.any():
+        return out
+    brightest, darkest = channel_max(lin), channel_min(lin)
+    whiteness = np.where(darkest >= WHITE * brightest, darkest, 0).astype(darkest.dtype)
+    near = np.ones((2 * INK_NEAR + 1,) * 2, np.uint8)
+    ink = hands & (cv2.dilate(whiteness, near) >= INK_CONTRAST * brightest)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
+    h, w = hands.shape
+    found = np.zeros(count, bool)
+    for k in range(1, count):
+        x, y, bw, bh, area = (int(v) for v in stats[k])
+        if area < INK_MIN or max(bw, bh) > INK_SPAN * ppu:
+            continue
+        y0, y1 = max(0, y - INK_NEAR), min(h, y + bh + INK_NEAR)
+        x0, x1 = max(0, x - INK_NEAR), min(w, x + bw + INK_NEAR)
+        patch = labels[y0:y1, x0:x1] == k
+        ring = (cv2.dilate(patch.astype(np.uint8), near) > 0) & ~patch
+        level = median(brightest[y0:y1, x0:x1][patch])
+        found[k] = share(whiteness[y0:y1, x0:x1][ring] >= INK_CONTRAST * level) >= INK_ENCLOSED
+    if not found[1:].any():
+        return out
+    r = round(STICKER * ppu)
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1,) * 2)
+    return cv2.dilate(found[labels].astype(np.uint8), disc) > 0
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    ppu=st.sampled_from([8, 12, 24]),
+    stickers=st.integers(0, 4),
+    blobs=st.integers(0, 3),
+)
+def test_sticker_faces_in_the_hands_box_are_the_views(seed, ppu, stickers, blobs):
+    """Stickers (white fields with ink, some at the view's edge) in hands anywhere: the faces
+    found in the box around the hands are those found over the whole view."""
+    rng = np.random.default_rng(seed)
+    n = SIZE * ppu
+    v, u = np.mgrid[0:n, 0:n]
+    lin = rng.uniform(0.05, 0.6, (n, n, 3)).astype(np.float32)
+    hands = np.zeros((n, n), bool)
+    for _ in range(blobs):
+        cy, cx, r = rng.uniform(0, n), rng.uniform(0, n), rng.uniform(2, n / 3)
+        hands |= np.hypot(v - cy, u - cx) < r
+    for _ in range(stickers):
+        y, x, s = rng.integers(-4, n), rng.integers(-4, n), rng.integers(4, 2 * ppu)
+        lin[max(0, y) : y + s, max(0, x) : x + s] = rng.uniform(0.6, 0.9)
+        k = rng.integers(1, s)
+        lin[max(0, y + 2) : y + 2 + k, max(0, x + 2) : x + 2 + k] = rng.uniform(0.0, 0.1)
+        hands[max(0, y - 3) : y + s + 3, max(0, x - 3) : x + s + 3] |= rng.random() < 0.8
+    assert np.array_equal(sticker_faces(lin, hands, ppu), _sticker_faces_plain(lin, hands, ppu))
+
+
 # --- Real frames: the reads with every plain form patched back in ---------------------------
 
 
@@ -587,7 +656,8 @@ def _read(images):
 
 def test_real_frames_read_as_with_the_plain_forms(real_reads, monkeypatch):
     """Two tune frames with a hand read alike with the new forms and with the plain ones
-    patched back in (the rim, the closing, the outline's pieces, the regions and their light):
+    patched back in (the rim, the closing, the outline's pieces, the stickers, the regions and
+    their light):
     squares (state, token, confidence, note), notes and regions."""
     import vision.board_regions as board_regions
     import vision.board_squares as board_squares
@@ -607,6 +677,7 @@ def test_real_frames_read_as_with_the_plain_forms(real_reads, monkeypatch):
     monkeypatch.setattr(board_squares, "board_rim", plain_rim)
     monkeypatch.setattr(board_surface, "_closing", _closing_plain)
     monkeypatch.setattr(board_surface, "outline_pieces", _outline_pieces_plain)
+    monkeypatch.setattr(board_surface, "sticker_faces", _sticker_faces_plain)
     monkeypatch.setattr(board_regions, "find_regions", _find_regions_plain)
     monkeypatch.setattr(board_regions, "light_of", PlainLight)
     plain = _read(real_reads)
