@@ -67,12 +67,16 @@ from vision.board_rim import (
     board_rim,
 )
 from vision.board_surface import (
+    LINE_PX,
     PALETTE_BIN,
     PALETTE_BINS,
+    REACH,
     SHADES,
     _by_rectangles,
     _closing,
+    _grown,
     _rectangles,
+    _spread,
     colour_bins,
     to_linear,
 )
@@ -438,6 +442,53 @@ def test_other_kernels_close_as_opencv():
         assert np.array_equal(_closing(mask, kernel), _closing_plain(mask, kernel))
 
 
+def _grown_plain(blobs: np.ndarray, allowed: np.ndarray, ppu: int) -> np.ndarray:
+    out = np.zeros(allowed.shape, bool)
+    rows, cols = np.flatnonzero(allowed.any(axis=1)), np.flatnonzero(allowed.any(axis=0))
+    if not len(rows):
+        return out
+    box = slice(int(rows[0]), int(rows[-1]) + 1), slice(int(cols[0]), int(cols[-1]) + 1)
+    jump = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (4 * LINE_PX + 3,) * 2)
+    may = allowed[box].astype(np.uint8)
+    grown = cv2.dilate(blobs.astype(np.uint8), jump)[box] & may
+    step = np.ones((3, 3), np.uint8)
+    for _ in range(round(REACH * ppu)):
+        nxt = cv2.dilate(grown, step) & may
+        if np.array_equal(nxt, grown):
+            break
+        grown = nxt
+    out[box] = grown > 0
+    return out
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    ppu=st.sampled_from([4, 8, 24]),
+    blobs=st.integers(0, 3),
+    density=st.floats(0, 1),
+    patch=st.booleans(),
+)
+def test_grown_and_spread_are_the_plain_forms(seed, ppu, blobs, density, patch):
+    """Growing from the hands with the jump's dilation made around the allowed pixels' box
+    only (a box anywhere, at the view's edge too), and a square mask spread by repeats."""
+    rng = np.random.default_rng(seed)
+    n = SIZE * ppu
+    v, u = np.mgrid[0:n, 0:n]
+    hands = np.zeros((n, n), bool)
+    for _ in range(blobs):
+        cy, cx, r = rng.uniform(0, n), rng.uniform(0, n), rng.uniform(1, n / 3)
+        hands |= np.hypot(v - cy, u - cx) < r
+    allowed = (rng.random((n, n)) < density) & ~hands
+    if patch:
+        y, x = rng.integers(0, n, 2)
+        allowed[:] = False
+        allowed[y : y + rng.integers(1, n), x : x + rng.integers(1, n)] = True
+    assert np.array_equal(_grown(hands, allowed, ppu), _grown_plain(hands, allowed, ppu))
+    squares = rng.random((SIZE, SIZE)) < 0.3
+    assert same_bits(_spread(squares, ppu), np.kron(squares, np.ones((ppu, ppu), bool)))
+
+
 # --- The foreign regions: vision.board_regions before round 24 ------------------------------
 
 
@@ -656,8 +707,8 @@ def _read(images):
 
 def test_real_frames_read_as_with_the_plain_forms(real_reads, monkeypatch):
     """Two tune frames with a hand read alike with the new forms and with the plain ones
-    patched back in (the rim, the closing, the outline's pieces, the stickers, the regions and
-    their light):
+    patched back in (the rim, the closing, the growing, the outline's pieces, the stickers, the
+    regions and their light):
     squares (state, token, confidence, note), notes and regions."""
     import vision.board_regions as board_regions
     import vision.board_squares as board_squares
@@ -678,6 +729,10 @@ def test_real_frames_read_as_with_the_plain_forms(real_reads, monkeypatch):
     monkeypatch.setattr(board_surface, "_closing", _closing_plain)
     monkeypatch.setattr(board_surface, "outline_pieces", _outline_pieces_plain)
     monkeypatch.setattr(board_surface, "sticker_faces", _sticker_faces_plain)
+    monkeypatch.setattr(board_surface, "_grown", _grown_plain)
+    monkeypatch.setattr(
+        board_surface, "_spread", lambda squares, ppu: np.kron(squares, np.ones((ppu, ppu), bool))
+    )
     monkeypatch.setattr(board_regions, "find_regions", _find_regions_plain)
     monkeypatch.setattr(board_regions, "light_of", PlainLight)
     plain = _read(real_reads)

@@ -1134,7 +1134,17 @@ def _grown(blobs: np.ndarray, allowed: np.ndarray, ppu: int) -> np.ndarray:
     box = slice(int(rows[0]), int(rows[-1]) + 1), slice(int(cols[0]), int(cols[-1]) + 1)
     jump = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (4 * LINE_PX + 3,) * 2)
     may = allowed[box].astype(np.uint8)
-    grown = cv2.dilate(blobs.astype(np.uint8), jump)[box] & may
+    # The jump's dilation in the box, from the blobs within the jump's reach of it (the box
+    # widened by its radius, as far as the view goes: the view's own border is the same).
+    j = 2 * LINE_PX + 1
+    h, w = allowed.shape
+    y0, x0 = max(0, box[0].start - j), max(0, box[1].start - j)
+    around = slice(y0, min(h, box[0].stop + j)), slice(x0, min(w, box[1].stop + j))
+    inner = (
+        slice(box[0].start - y0, box[0].stop - y0),
+        slice(box[1].start - x0, box[1].stop - x0),
+    )
+    grown = cv2.dilate(blobs[around].astype(np.uint8), jump)[inner] & may
     step = np.ones((3, 3), np.uint8)
     for _ in range(round(REACH * ppu)):
         nxt = cv2.dilate(grown, step) & may
@@ -1156,7 +1166,7 @@ def _squares_with(mask: np.ndarray, ppu: int) -> np.ndarray:
 
 def _spread(squares: np.ndarray, ppu: int) -> np.ndarray:
     """A per-square mask → per pixel."""
-    return np.kron(squares, np.ones((ppu, ppu), bool))
+    return squares.repeat(ppu, axis=0).repeat(ppu, axis=1)  # np.kron with a block of ones
 
 
 def colour_bins(levels: np.ndarray) -> np.ndarray:
