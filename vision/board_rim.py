@@ -71,7 +71,8 @@ class _Sums:
             # Summed in float64 from the values as they are (OpenCV widens each one as it
             # adds): the same sums as from a float64 copy, several times faster. The values
             # outside the mask are zeros (the finite values times a 0/1 weight: the same
-            # numbers; a masked copy is quicker than the product).
+            # numbers; a masked copy is quicker than the product). OpenCV writes into the
+            # stack's own (fitting) arrays (tests/test_board_speed_24u.py would see otherwise).
             u8 = weight.astype(np.uint8)
             cv2.integral(cv2.copyTo(values, u8, np.zeros_like(values)), sum=v, sdepth=cv2.CV_64F)
             cv2.integral(u8, sum=s, sdepth=cv2.CV_64F)
@@ -251,8 +252,8 @@ def _guard(
     """The pixels of each mask of ``asked`` (over (cy, cx); ``boards``: the board's levels
     beside every pixel) whose board colour a hand's inside shows (its colours ``keys``,
     `_board_coloured`) are no longer unmixed: set False in the mask, or in the matching mask
-    of ``into``, and the others True. One `_board_coloured` for all the masks: a pixel's
-    answer depends on its own square and board colour only."""
+    of ``into`` (which holds them), the others left True. One `_board_coloured` for all the
+    masks: a pixel's answer depends on its own square and board colour only."""
     into = asked if into is None else into
     at = [np.flatnonzero(mask) for mask in asked]
     if not sum(len(a) for a in at):
