@@ -1026,7 +1026,7 @@ def _closing(mask: np.ndarray, kernel: np.ndarray) -> np.ndarray:
     reaches one radius beyond the mask, so the box's own edge (never eroded from outside,
     as the view's) lies beyond anything the erosion could keep. Exact, and cheaper while the
     hands cover a corner of the board. A kernel of centred rows (OpenCV's ellipse) is
-    applied as its rectangles (`_by_rectangles`), the same pixels in a third of the time."""
+    applied as its rectangles (`_by_rectangles`), the same pixels in under half the time."""
     r = max(kernel.shape) // 2
     rows, cols = np.flatnonzero(mask.any(axis=1)), np.flatnonzero(mask.any(axis=0))
     if not len(rows):
