@@ -101,15 +101,16 @@ def outline_pieces(
     lab = labels[ys, xs]
     order = np.argsort(lab, kind="stable")
     bounds = np.searchsorted(lab[order], np.arange(1, count + 1))
-    pieces: list[OutlinePiece] = []
-    for k in range(1, count):
-        if areas[k] < min_area:
-            continue
-        idx = order[bounds[k - 1] : bounds[k]]
-        pts = np.stack([xs[idx] + x0, ys[idx] + y0], axis=1).astype(np.float64)
-        outward = np.stack([out_x[ys[idx], xs[idx]], out_y[ys[idx], xs[idx]]], axis=1).astype(np.float64)
-        pieces.append((pts, outward))
-    return pieces
+    # Every pixel's point and outward vector made once, in the order of their pieces; each
+    # piece is its run of rows (the arrays a piece at a time would make).
+    ys, xs = ys[order], xs[order]
+    pts = np.stack([xs + x0, ys + y0], axis=1).astype(np.float64)
+    outward = np.stack([out_x[ys, xs], out_y[ys, xs]], axis=1).astype(np.float64)
+    return [
+        (pts[bounds[k - 1] : bounds[k]], outward[bounds[k - 1] : bounds[k]])
+        for k in range(1, count)
+        if areas[k] >= min_area
+    ]
 
 
 def at_least(pieces: list[OutlinePiece], min_area: int) -> list[OutlinePiece]:

@@ -52,10 +52,27 @@ STICKER = 0.2  # squares: pixels this close to the ink are the sticker's
 
 def sticker_faces(lin: np.ndarray, hands: np.ndarray, ppu: int) -> np.ndarray:
     """The pixels within STICKER squares of a marker's ink seen inside the ``hands`` (the
-    hand-sized foreign regions); ``lin``: the top view in linear light (see the module doc)."""
+    hand-sized foreign regions); ``lin``: the top view in linear light (see the module doc).
+
+    Worked out in the box around the hands, widened by as far as anything reaches from them
+    (the ink's white within INK_NEAR px, the sticker STICKER squares round the ink): every
+    step is a pixel's own or looks that far at most, so the box holds the view's answer."""
     out = np.zeros(hands.shape, bool)
-    if not hands.any():
+    rows, cols = np.flatnonzero(hands.any(axis=1)), np.flatnonzero(hands.any(axis=0))
+    if not len(rows):
         return out
+    m = max(INK_NEAR, round(STICKER * ppu)) + 1
+    h, w = hands.shape
+    box = (
+        slice(max(0, int(rows[0]) - m), min(h, int(rows[-1]) + m + 1)),
+        slice(max(0, int(cols[0]) - m), min(w, int(cols[-1]) + m + 1)),
+    )
+    out[box] = _sticker_faces(lin[box], hands[box], ppu)
+    return out
+
+
+def _sticker_faces(lin: np.ndarray, hands: np.ndarray, ppu: int) -> np.ndarray:
+    """`sticker_faces` in a box around the ``hands``."""
     brightest, darkest = channel_max(lin), channel_min(lin)
     # How bright each pixel is as white: its darkest channel, where it is white at all.
     whiteness = np.where(darkest >= WHITE * brightest, darkest, 0).astype(darkest.dtype)
@@ -75,7 +92,7 @@ def sticker_faces(lin: np.ndarray, hands: np.ndarray, ppu: int) -> np.ndarray:
         level = median(brightest[y0:y1, x0:x1][patch])  # np.median's, bit for bit
         found[k] = share(whiteness[y0:y1, x0:x1][ring] >= INK_CONTRAST * level) >= INK_ENCLOSED
     if not found[1:].any():
-        return out
+        return np.zeros(hands.shape, bool)
     r = round(STICKER * ppu)
     disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1,) * 2)
     return cv2.dilate(found[labels].astype(np.uint8), disc) > 0

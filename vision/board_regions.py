@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, Literal
 
 import cv2
@@ -134,16 +135,21 @@ class Light:
     lin: np.ndarray
     pred: np.ndarray
     known: np.ndarray
-    cut: float = 0.0  # linear level between dark and light squares (see `light_of`)
+
+    @cached_property
+    def cut(self) -> float:
+        """The linear level between dark and light squares: the median of bare board's
+        predicted brightness (about half the board is of each class). Worked out when first
+        asked (a region that may be a hand): most frames have none."""
+        # Channel by channel (numpy sums a short last axis slowly; the same sums, bit for bit).
+        brightness = self.pred[..., 0] + self.pred[..., 1] + self.pred[..., 2]
+        return float(median(brightness[self.known])) / 3 if self.known.any() else 0.0
 
 
 def light_of(lin: np.ndarray, pred: np.ndarray, known: np.ndarray) -> Light:
-    """`Light` with the level that tells dark squares from light ones: the median of bare
-    board's predicted brightness (about half the board is of each class)."""
-    # Channel by channel (numpy sums a short last axis slowly; the same sums, bit for bit).
-    brightness = pred[..., 0] + pred[..., 1] + pred[..., 2]
-    cut = float(median(brightness[known])) / 3 if known.any() else 0.0
-    return Light(lin, pred, known, cut)
+    """`Light` of the linear top view ``lin``, bare board's predicted colour ``pred`` and where
+    it is ``known`` (its `Light.cut` between the classes worked out when asked)."""
+    return Light(lin, pred, known)
 
 
 def _contrast_kept(lin: np.ndarray, pred: np.ndarray, dark: np.ndarray, bright: np.ndarray) -> float | None:
@@ -271,12 +277,14 @@ def find_regions(
     lit = lamp_share > LAMP_STRONG
     held_set = set(held)
     out: list[Region] = []
+    # Each region's own pixels counted at once (the specks below MIN_AREA need nothing more).
+    owned = np.bincount(labels[mask], minlength=count)
     for k in range(1, count):
-        component = labels == k
-        own = component & mask  # the pixels themselves, not the gaps closed between them
-        area = float(own.sum()) / (ppu * ppu)
+        area = float(owned[k]) / (ppu * ppu)
         if area < MIN_AREA:
             continue
+        component = labels == k
+        own = component & mask  # the pixels themselves, not the gaps closed between them
         cover = _square_cover(component, ppu)
         most = {int(np.argmax(cover))}
         squares = tuple(ALL_SQUARES[i] for i in sorted(set(np.flatnonzero(cover >= TOUCH)) | most))

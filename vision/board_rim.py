@@ -37,12 +37,11 @@ guard their own outline pixels too; every other pixel is judged as before.
 
 from __future__ import annotations
 
-from functools import cache
+from typing import NamedTuple
 
 import cv2
 import numpy as np
 
-from vision.board_fast import as_channels
 from vision.board_geometry import SIZE
 from vision.board_surface import PALETTE_BIN, PALETTE_BINS, SHADES, colour_bins, csum  # the hand's palette
 
@@ -59,26 +58,50 @@ HALF = 0.5  # share of hand from which a pixel may hide a piece
 
 
 class _Sums:
-    """Window sums of values over a mask at chosen pixels, from integral images. ``weight`` is
-    a mask (bool or 0/1): its integral is taken from a uint8 copy."""
+    """Window sums of values over masks at chosen pixels, from integral images: one integral
+    of the values and one of the mask for each mask (bool), stacked, so that each pixel is
+    asked about its own mask's sums (``which``) in one gather for all masks."""
 
-    def __init__(self, values: np.ndarray, weight: np.ndarray) -> None:
-        # Summed in float64 from the values as they are (OpenCV widens each one as it adds):
-        # the same sums as from a float64 copy, several times faster.
-        # The weight as the values' channels (`as_channels`: quicker than broadcasting).
-        self.v = cv2.integral(values * as_channels(weight, values.shape[-1]), sdepth=cv2.CV_64F)
-        self.w = cv2.integral(weight.astype(np.uint8), sdepth=cv2.CV_64F)
+    def __init__(self, values: np.ndarray, weights: list[np.ndarray]) -> None:
+        h, w, c = values.shape
+        self.h, self.w = h, w
+        self.v = np.empty((len(weights), h + 1, w + 1, c))
+        self.s = np.empty((len(weights), h + 1, w + 1))
+        for v, s, weight in zip(self.v, self.s, weights, strict=True):
+            # Summed in float64 from the values as they are (OpenCV widens each one as it
+            # adds): the same sums as from a float64 copy, several times faster. The values
+            # outside the mask are zeros (the finite values times a 0/1 weight: the same
+            # numbers; a masked copy is quicker than the product). OpenCV writes into the
+            # stack's own (fitting) arrays (tests/test_board_speed_24u.py would see otherwise).
+            u8 = weight.astype(np.uint8)
+            cv2.integral(cv2.copyTo(values, u8, np.zeros_like(values)), sum=v, sdepth=cv2.CV_64F)
+            cv2.integral(u8, sum=s, sdepth=cv2.CV_64F)
+        self.v, self.s = self.v.reshape(-1, c), self.s.reshape(-1)
 
-    def mean(self, y: np.ndarray, x: np.ndarray, r: int) -> tuple[np.ndarray, np.ndarray]:
-        """Mean over the (2r+1)² window around (y, x), clipped to the view, and the weight."""
-        h, w = self.w.shape[0] - 1, self.w.shape[1] - 1
-        y0, y1 = np.clip(y - r, 0, h), np.clip(y + r + 1, 0, h)
-        x0, x1 = np.clip(x - r, 0, w), np.clip(x + r + 1, 0, w)
+    def mean(
+        self, y: np.ndarray, x: np.ndarray, r: int, which: np.ndarray | int = 0
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Mean over the (2r+1)² window around (y, x), clipped to the view, of the mask
+        ``which`` (an index into the masks, one for all pixels or one a pixel), and the
+        weight."""
+        h, w = self.h, self.w
+        # np.clip(y - r, 0, h) and np.clip(y + r + 1, 0, h), ... for pixels in the view (the
+        # same integers, without np.clip's overhead).
+        y0, y1 = np.maximum(y - r, 0), np.minimum(y + r + 1, h)
+        x0, x1 = np.maximum(x - r, 0), np.minimum(x + r + 1, w)
+        # Flat indices into the stacked integrals (the rows of ``v``, the values of ``s``).
+        at = np.asarray(which) * ((h + 1) * (w + 1))
+        y0, y1 = at + y0 * (w + 1), at + y1 * (w + 1)
 
         def box(a: np.ndarray) -> np.ndarray:
-            return a[y1, x1] - a[y0, x1] - a[y1, x0] + a[y0, x0]
+            return (
+                a.take(y1 + x1, axis=0)
+                - a.take(y0 + x1, axis=0)
+                - a.take(y1 + x0, axis=0)
+                + a.take(y0 + x0, axis=0)
+            )
 
-        sw = box(self.w)
+        sw = box(self.s)
         return box(self.v) / np.maximum(sw, 1e-9)[:, None], sw
 
 
@@ -91,10 +114,12 @@ def _window_mean(
     d = np.arange(-r, r + 1)
     yy, xx = y[:, None, None] + d[None, :, None], x[:, None, None] + d[None, None, :]
     inside = (yy >= 0) & (yy < h) & (xx >= 0) & (xx < w)
-    yy, xx = np.clip(yy, 0, h - 1), np.clip(xx, 0, w - 1)
-    wt = weight[yy, xx] & inside
+    # The window's pixels (clipped to the view) gathered by flat index: the same arrays as
+    # indexing by the clipped rows and columns, faster.
+    flat = np.minimum(np.maximum(yy, 0), h - 1) * w + np.minimum(np.maximum(xx, 0), w - 1)
+    wt = weight.ravel().take(flat) & inside
     sw = wt.sum(axis=(1, 2)).astype(np.float64)
-    sv = (values[yy, xx].astype(np.float64) * wt[..., None]).sum(axis=(1, 2))
+    sv = (values.reshape(h * w, -1).take(flat, axis=0).astype(np.float64) * wt[..., None]).sum(axis=(1, 2))
     return sv / np.maximum(sw, 1e-9)[:, None], sw
 
 
@@ -138,12 +163,18 @@ def board_rim(
     y0, y1 = max(0, int(cy.min()) - m), min(h, int(cy.max()) + m + 1)
     x0, x1 = max(0, int(cx.min()) - m), min(w, int(cx.max()) + m + 1)
     crop = (slice(y0, y1), slice(x0, x1))
-    both = np.concatenate([levels[crop], lin[crop]], axis=2)
+    both = _side_by_side(levels[crop], lin[crop])
     py, px = cy - y0, cx - x0
     # The hand's inside: foreign, HAND_IN px or more from anything else.
     inside = np.zeros(foreign.shape, bool)
     inside[crop] = cv2.erode(foreign[crop].astype(np.uint8), np.ones((2 * HAND_IN + 1,) * 2, np.uint8)) > 0
-    hand, hand_w = _Sums(both, inside[crop]).mean(py, px, HAND_PX)
+    # The board beside a pixel is of its own class of square (below): the window sums over
+    # the hand's inside and over each class's bare board, made once.
+    cls = classes[cy, cx]
+    kinds, which = np.unique(cls, return_inverse=True)
+    bare_in, classes_in = bare[crop], classes[crop]
+    sums = _Sums(both, [inside[crop]] + [bare_in & (classes_in == c) for c in kinds])
+    hand, hand_w = sums.mean(py, px, HAND_PX)
     # A finger narrower than 2 · HAND_IN + 1 px has no inside: its colour is taken THIN_IN px
     # in, where no wider part of the hand is within HAND_PX. Those pixels are still a little
     # board, so the hand share measured against them comes out if anything too high.
@@ -164,32 +195,29 @@ def board_rim(
     # beside it (LOCAL_PX). A pixel unmixed against the board right beside it is freed; one
     # unmixed against the wider board only, unless the board right beside it, measured,
     # makes it half hand or more (a shadow makes the wider mean lie either way).
-    cls = classes[cy, cx]
-    classes_in = [(cls == c, _Sums(both, (bare & (classes == c))[crop])) for c in np.unique(cls)]
+    colours = levels[cy, cx].astype(np.float64), lin[cy, cx].astype(np.float64)
+    mixes = []  # (unmixed, half hand or more, the board's levels) for each window
+    for radius, half in ((BOARD_PX, HALF), *((r, LOCAL_HALF) for r in LOCAL_PX)):
+        board, board_w = sums.mean(py, px, radius, 1 + which)
+        mixes.append((*_unmixed(*colours, hand, hand_w, board, board_w, sigma, half), board[:, :3]))
+    # A hand that shows a colour of the board beside it (skin the colour of the light squares,
+    # a grey sleeve on a grey board) may go on over that board unseen: its outline against
+    # that board is not where it ends, and nothing of it is unmixed. Its colours guard every
+    # pixel; a thin part's outline is also guarded by the thin parts' own colours (a finger of
+    # the board's colour). With no inside anywhere, only the thin parts have a colour (and a
+    # guard). Each pixel's answer is its own: asked for all the windows at once.
     keys, ppu = _hand_colours(levels, inside), foreign.shape[0] // SIZE
-
-    # A thin part's outline is also guarded by the thin parts' own colours (a finger of the
-    # board's colour); every other pixel is judged as before. Found once, when first asked.
-    @cache
-    def thin_colours() -> np.ndarray:
-        return _hand_colours(levels, thin)
-
-    def unmixed(radius: int, half: float) -> tuple[np.ndarray, np.ndarray]:
-        board, board_w = np.zeros((len(cy), 6)), np.zeros(len(cy))
-        for own, sums in classes_in:
-            board[own], board_w[own] = sums.mean(py[own], px[own], radius)
-        # With no inside anywhere, only the thin parts have a colour (and a guard).
-        guard = keys if len(keys) or not use.any() else thin_colours()
-        ok, more = _unmixed(levels, lin, guard, ppu, cy, cx, hand, hand_w, board, board_w, sigma, half)
-        thin_ok = ok & use
-        if len(keys) and thin_ok.any():  # a thin part's outline: its own colours guard it too
-            ok[thin_ok] = ~_board_coloured(thin_colours(), ppu, cy[thin_ok], cx[thin_ok], board[thin_ok, :3])
-        return ok, more
-
-    wide, _ = unmixed(BOARD_PX, HALF)
-    local = [unmixed(radius, LOCAL_HALF) for radius in LOCAL_PX]
-    freed = np.logical_or.reduce([f for f, _ in local])
-    more_hand = np.logical_or.reduce([m for _, m in local])
+    unmixed, boards = [ok for ok, _, _ in mixes], [board for _, _, board in mixes]
+    if not keys.empty:
+        _guard(keys, ppu, cy, cx, unmixed, boards)
+        thin_asked = [ok & use for ok in unmixed]
+        if any(ok.any() for ok in thin_asked):
+            _guard(_hand_colours(levels, thin), ppu, cy, cx, thin_asked, boards, unmixed)
+    else:
+        _guard(_hand_colours(levels, thin) if use.any() else keys, ppu, cy, cx, unmixed, boards)
+    (wide, _, _), *local = mixes
+    freed = np.logical_or.reduce([f for f, _, _ in local])
+    more_hand = np.logical_or.reduce([m for _, m, _ in local])
     ok = (wide & ~more_hand) | freed
     allowed = np.zeros(foreign.shape, bool)
     allowed[cy[ok], cx[ok]] = True
@@ -204,13 +232,46 @@ def board_rim(
     return out
 
 
-def _unmixed(
-    levels: np.ndarray,
-    lin: np.ndarray,
-    keys: np.ndarray,
+def _side_by_side(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``np.concatenate([a, b], axis=2)`` (two 3-channel pictures of one size): by
+    ``cv2.merge`` when they are of one float type (the same copy, several times faster)."""
+    if a.dtype == b.dtype and a.dtype in (np.float32, np.float64):
+        return cv2.merge([a, b])
+    return np.concatenate([a, b], axis=2)
+
+
+def _guard(
+    keys: _HandColours,
     ppu: int,
     cy: np.ndarray,
     cx: np.ndarray,
+    asked: list[np.ndarray],
+    boards: list[np.ndarray],
+    into: list[np.ndarray] | None = None,
+) -> None:
+    """The pixels of each mask of ``asked`` (over (cy, cx); ``boards``: the board's levels
+    beside every pixel) whose board colour a hand's inside shows (its colours ``keys``,
+    `_board_coloured`) are no longer unmixed: set False in the mask, or in the matching mask
+    of ``into`` (which holds them), the others left True. One `_board_coloured` for all the
+    masks: a pixel's answer depends on its own square and board colour only."""
+    into = asked if into is None else into
+    at = [np.flatnonzero(mask) for mask in asked]
+    if not sum(len(a) for a in at):
+        return
+    hit = _board_coloured(
+        keys,
+        ppu,
+        np.concatenate([cy[a] for a in at]),
+        np.concatenate([cx[a] for a in at]),
+        np.concatenate([board[a] for a, board in zip(at, boards, strict=True)]),
+    )
+    for mask, a, part in zip(into, at, np.split(hit, np.cumsum([len(a) for a in at])[:-1]), strict=True):
+        mask[a] = ~part
+
+
+def _unmixed(
+    c_lv: np.ndarray,
+    c_li: np.ndarray,
     hand: np.ndarray,
     hand_w: np.ndarray,
     board: np.ndarray,
@@ -218,13 +279,13 @@ def _unmixed(
     sigma: float,
     half: float,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """At the pixels (cy, cx), mixes of ``board`` and ``hand`` (levels then linear, six
-    columns), the two colours far enough apart to tell: is each one less than ``half`` hand,
-    with the hand not showing the board's colour (its colours ``keys``) (freed), and is it
-    HALF hand or more?"""
+    """Pixels of colours ``c_lv`` (levels) and ``c_li`` (linear), mixes of ``board`` and
+    ``hand`` (levels then linear, six columns), the two colours far enough apart to tell: is
+    each one less than ``half`` hand (unmixed, before the hand's colours are asked about:
+    `_guard`), and is it HALF hand or more?"""
     hand_lv, hand_li, board_lv, board_li = hand[:, :3], hand[:, 3:], board[:, :3], board[:, 3:]
-    s_lv, off_lv, span_lv = _share(levels[cy, cx].astype(np.float64), board_lv, hand_lv)
-    s_li, _, _ = _share(lin[cy, cx].astype(np.float64), board_li, hand_li)
+    s_lv, off_lv, span_lv = _share(c_lv, board_lv, hand_lv)
+    s_li, _, _ = _share(c_li, board_li, hand_li)
     share = np.maximum(s_lv, s_li)
     valid = (
         (hand_w >= 1)
@@ -232,14 +293,7 @@ def _unmixed(
         & (span_lv >= CONTRAST * sigma)
         & (off_lv <= ON_MIX * sigma * np.sqrt(3.0))
     )
-    ok = valid & (share < half)
-    more = valid & (share >= HALF)
-    # A hand that shows a colour of the board beside it (skin the colour of the light squares,
-    # a grey sleeve on a grey board) may go on over that board unseen: its outline against
-    # that board is not where it ends, and nothing of it is unmixed.
-    if ok.any():
-        ok[ok] = ~_board_coloured(keys, ppu, cy[ok], cx[ok], board_lv[ok])
-    return ok, more
+    return valid & (share < half), valid & (share >= HALF)
 
 
 # A question's fields (rank, file, colour bin × 3), their bounds and their weights in one integer.
@@ -251,25 +305,39 @@ _WEIGHTS = np.cumprod(_FIELDS[::-1])[::-1] // _FIELDS
 _OFFSETS = np.array(np.meshgrid(*([(-1, 0, 1)] * 5), indexing="ij")).reshape(5, -1).T
 
 
-def _hand_colours(levels: np.ndarray, inside: np.ndarray) -> np.ndarray:
+class _HandColours(NamedTuple):
     """The colours a hand's inside shows, give or take its shading, with the square they are
-    seen in: sorted keys (square, colour bin) for `_board_coloured`."""
+    seen in (`_hand_colours`): a table of every (square, colour bin), True where seen."""
+
+    seen: np.ndarray  # (SIZE² · PALETTE_BINS³,) bools, indexed by square · bins³ + colour bin
+    empty: bool  # no colour at all (no inside)
+
+
+def _hand_colours(levels: np.ndarray, inside: np.ndarray) -> _HandColours:
+    """The colours of the hand's ``inside`` pixels (`_HandColours`). A table, not a sorted list
+    of its keys: looking a key up is one read, and the few thousand keys of a hand need no
+    sort (the same keys either way)."""
     ppu = inside.shape[0] // SIZE
     nb = PALETTE_BINS
     vy, vx = np.nonzero(inside)
     sq_in = (vy // ppu) * SIZE + vx // ppu
     colours = levels[vy, vx]
-    return np.unique(np.concatenate([sq_in * nb**3 + colour_bins(colours * f) for f in SHADES]))
+    # Every shade at once: a float32 colour times a Python float is a float32 product (the
+    # factor rounded to float32 first), times the factors as an array of the colours' type.
+    shades = np.asarray(SHADES, np.result_type(colours.dtype, 1.0))[:, None, None]
+    seen = np.zeros(SIZE * SIZE * nb**3, bool)
+    seen[sq_in * nb**3 + colour_bins(colours * shades)] = True
+    return _HandColours(seen, not len(vy))
 
 
 def _board_coloured(
-    keys: np.ndarray, ppu: int, qy: np.ndarray, qx: np.ndarray, board: np.ndarray
+    colours: _HandColours, ppu: int, qy: np.ndarray, qx: np.ndarray, board: np.ndarray
 ) -> np.ndarray:
-    """At the pixels (qy, qx): does a hand's inside (its colours ``keys``, `_hand_colours`)
-    show the colour of the board beside them (``board``), give or take its shading and a bin
-    per channel, in their square or one of the eight around it?"""
+    """At the pixels (qy, qx): does a hand's inside (its ``colours``, `_hand_colours`) show
+    the colour of the board beside them (``board``), give or take its shading and a bin per
+    channel, in their square or one of the eight around it?"""
     nb = PALETTE_BINS
-    if not len(keys):
+    if colours.empty:
         return np.ones(len(qy), bool)
     # The questions, one per square and board colour.
     q = np.clip(board // PALETTE_BIN, 0, nb - 1).astype(np.int64)
@@ -284,8 +352,7 @@ def _board_coloured(
     c = uniq[:, None, 2:] + o[:, 2:]
     valid = (r >= 0) & (r < SIZE) & (f >= 0) & (f < SIZE) & ((c >= 0) & (c < nb)).all(axis=-1)
     key = (r * SIZE + f) * nb**3 + (c[..., 0] * nb + c[..., 1]) * nb + c[..., 2]
-    at = np.minimum(np.searchsorted(keys, key), len(keys) - 1)
-    hit = (valid & (keys[at] == key)).any(axis=1)
+    hit = (valid & colours.seen[np.where(valid, key, 0)]).any(axis=1)
     return hit[back.ravel()]
 
 

@@ -25,6 +25,8 @@ A square is then judged by `free_fraction`: could a piece be hidden on it? See
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -1173,7 +1175,8 @@ def _closing(mask: np.ndarray, kernel: np.ndarray) -> np.ndarray:
     the box around ``mask`` only, widened by twice the kernel's reach and one: the dilation
     reaches one radius beyond the mask, so the box's own edge (never eroded from outside,
     as the view's) lies beyond anything the erosion could keep. Exact, and cheaper while the
-    hands cover a corner of the board."""
+    hands cover a corner of the board. A kernel of centred rows (OpenCV's ellipse) is
+    applied as its rectangles (`_by_rectangles`), the same pixels in under half the time."""
     r = max(kernel.shape) // 2
     rows, cols = np.flatnonzero(mask.any(axis=1)), np.flatnonzero(mask.any(axis=0))
     if not len(rows):
@@ -1183,8 +1186,70 @@ def _closing(mask: np.ndarray, kernel: np.ndarray) -> np.ndarray:
     y0, y1 = max(0, int(rows[0]) - m), min(h, int(rows[-1]) + m + 1)
     x0, x1 = max(0, int(cols[0]) - m), min(w, int(cols[-1]) + m + 1)
     out = np.zeros(mask.shape, bool)
-    out[y0:y1, x0:x1] = cv2.morphologyEx(mask[y0:y1, x0:x1].astype(np.uint8), cv2.MORPH_CLOSE, kernel) > 0
+    box = mask[y0:y1, x0:x1].astype(np.uint8)
+    rects = _rectangles(kernel)
+    if rects is None:
+        out[y0:y1, x0:x1] = cv2.morphologyEx(box, cv2.MORPH_CLOSE, kernel) > 0
+    else:
+        grown = _by_rectangles(box, rects, cv2.dilate, np.bitwise_or)
+        out[y0:y1, x0:x1] = _by_rectangles(grown, rects, cv2.erode, np.bitwise_and) > 0
     return out
+
+
+def _rectangles(kernel: np.ndarray) -> list[tuple[int, int]] | None:
+    """A kernel of odd size whose every row is one run centred on the middle column, the runs
+    no wider away from the middle row, symmetric up and down (``cv2.MORPH_ELLIPSE``'s), as
+    the centred rectangles it is the union of: (half-width, half-height) pairs, widest first
+    (each as tall as the farthest row at least that wide). None for any other kernel."""
+    kh, kw = kernel.shape
+    if kh % 2 == 0 or kw % 2 == 0:
+        return None
+    half = (kernel != 0).sum(axis=1) // 2
+    r = kh // 2
+    rects: dict[int, int] = {}
+    for dy in range(-r, r + 1):
+        w = int(half[dy + r])
+        rects[w] = max(rects.get(w, 0), abs(dy))
+    out = sorted(rects.items(), reverse=True)
+    if any(h1 >= h2 for (_, h1), (_, h2) in itertools.pairwise(out)):
+        return None  # a narrower row nearer the middle than a wider one
+    again = np.zeros(kernel.shape, bool)
+    for w, h in out:
+        again[r - h : r + h + 1, kw // 2 - w : kw // 2 + w + 1] = True
+    return out if np.array_equal(again, kernel != 0) else None
+
+
+def _by_rectangles(
+    image: np.ndarray,
+    rects: list[tuple[int, int]],
+    op: Callable[[np.ndarray, np.ndarray], np.ndarray],
+    join: Callable[[np.ndarray, np.ndarray], np.ndarray],
+) -> np.ndarray:
+    """``op`` (`cv2.dilate` with ``join`` OR, or `cv2.erode` with AND) of a uint8 mask by the
+    union of the centred rectangles ``rects`` (`_rectangles`, widest first), built up from
+    thin strokes: with rectangles (w₁, h₁), (w₂, h₂), … growing taller as they narrow, the
+    dilation by their union is H(w₂) of [H(w₁ − w₂) V(h₁) ∪ V(h₂) …], where H(w) and V(h)
+    dilate along a row and a column by ± w and ± h px, and V(h₂) = V(h₂ − h₁) V(h₁): some
+    twenty strokes of a few pixels each, where the kernel's own dilation compares every pixel
+    with every one of the kernel's. Exact (a dilation by a union is the union of the
+    dilations, and a stroke of a + b px is two of a and b, also at the image's border, where
+    OpenCV's default border neither dilates nor erodes); an erosion likewise, by AND."""
+
+    def row(k: int) -> np.ndarray:
+        return np.ones((1, 2 * k + 1), np.uint8)
+
+    def column(k: int) -> np.ndarray:
+        return np.ones((2 * k + 1, 1), np.uint8)
+
+    (w0, h0), *rest = rects
+    tall = op(image, column(h0)) if h0 else image  # V(h) of the image, h growing
+    union = tall
+    for w, h in rest:
+        if h > h0:
+            tall = op(tall, column(h - h0))
+        union = join(op(union, row(w0 - w)), tall)
+        w0, h0 = w, h
+    return op(union, row(w0)) if w0 else union
 
 
 def _one_colour_shade(
@@ -1219,7 +1284,17 @@ def _grown(blobs: np.ndarray, allowed: np.ndarray, ppu: int) -> np.ndarray:
     box = slice(int(rows[0]), int(rows[-1]) + 1), slice(int(cols[0]), int(cols[-1]) + 1)
     jump = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (4 * LINE_PX + 3,) * 2)
     may = allowed[box].astype(np.uint8)
-    grown = cv2.dilate(blobs.astype(np.uint8), jump)[box] & may
+    # The jump's dilation in the box, from the blobs within the jump's reach of it (the box
+    # widened by its radius, as far as the view goes: the view's own border is the same).
+    j = 2 * LINE_PX + 1
+    h, w = allowed.shape
+    y0, x0 = max(0, box[0].start - j), max(0, box[1].start - j)
+    around = slice(y0, min(h, box[0].stop + j)), slice(x0, min(w, box[1].stop + j))
+    inner = (
+        slice(box[0].start - y0, box[0].stop - y0),
+        slice(box[1].start - x0, box[1].stop - x0),
+    )
+    grown = cv2.dilate(blobs[around].astype(np.uint8), jump)[inner] & may
     step = np.ones((3, 3), np.uint8)
     for _ in range(round(REACH * ppu)):
         nxt = cv2.dilate(grown, step) & may
@@ -1241,7 +1316,7 @@ def _squares_with(mask: np.ndarray, ppu: int) -> np.ndarray:
 
 def _spread(squares: np.ndarray, ppu: int) -> np.ndarray:
     """A per-square mask → per pixel."""
-    return np.kron(squares, np.ones((ppu, ppu), bool))
+    return squares.repeat(ppu, axis=0).repeat(ppu, axis=1)  # np.kron with a block of ones
 
 
 def colour_bins(levels: np.ndarray) -> np.ndarray:
