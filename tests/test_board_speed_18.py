@@ -7,6 +7,8 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.plain_median import median_by_partition
+
 RNG = np.random.default_rng(20261201)
 
 
@@ -132,21 +134,6 @@ def test_marker_faces_are_remembered_and_equal_to_fresh_ones():
             assert face is None
 
 
-def _median_by_partition(a: np.ndarray) -> np.floating:
-    """`board_fast.median` before round 18 (numpy's own partition, checked against
-    np.median in tests/test_board_speed.py)."""
-    a = a.ravel()
-    n = a.size
-    h = n // 2
-    if n % 2:
-        p = np.partition(a, (h, -1))
-        mid = p[h]
-    else:
-        p = np.partition(a, (h - 1, h, -1))
-        mid = (p[h - 1] + p[h]) / 2
-    return p[-1] if np.isnan(p[-1]) else mid
-
-
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_median_of_a_short_array_by_sorting_is_the_partitions(dtype):
     from vision.board_fast import SORT_BELOW, median
@@ -163,7 +150,7 @@ def test_median_of_a_short_array_by_sorting_is_the_partitions(dtype):
                 a[RNG.random(n) < 0.5] *= -1  # zeros of both signs
             elif kind == 3 and n > 2:
                 a[int(RNG.integers(0, n))] = np.nan
-            want = _median_by_partition(a)
+            want = median_by_partition(a)
             got = median(a)
             assert type(got) is type(want)
             if np.isnan(want):

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.recorded_calls import analyse_calls
 from tests.same_bits import same_bits as _same_bits
 from vision.board_fast import (
     as_channels,
@@ -192,19 +193,7 @@ def test_reference_profile_at_once_is_kind_by_kind(kinds, seed, p, ties):
 @pytest.fixture(scope="module")
 def real_surfaces():
     """`analyse`'s arguments on two tune scenes (one with a hand), as `judge_squares` made them."""
-    import vision.board_squares as board_squares
-    from vision.board_reader import read_board
-    from vision.board_synth import scene
-
-    calls = []
-    analyse = board_squares.analyse
-    board_squares.analyse = lambda *a, **k: calls.append((a, k)) or analyse(*a, **k)
-    try:
-        for index in (2, 10):
-            read_board(scene("tune", index).image)
-    finally:
-        board_squares.analyse = analyse
-    return calls
+    return analyse_calls((2, 10))
 
 
 def test_real_frames_read_as_with_the_plain_forms(real_surfaces, monkeypatch):

@@ -9,6 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.plain_median import median_by_partition
+from tests.recorded_calls import analyse_calls, calls_within_analyse
 from tests.same_bits import same_bits as _same_bits
 from vision.board_fast import crops_around, shifted
 
@@ -192,19 +194,7 @@ def test_window_counts_are_the_float_box_sums(h, w, r, p, seed):
 @pytest.fixture(scope="module")
 def real_surfaces():
     """`analyse`'s arguments on three tune scenes (two with a hand), as `judge_squares` made them."""
-    import vision.board_squares as board_squares
-    from vision.board_reader import read_board
-    from vision.board_synth import scene
-
-    calls = []
-    analyse = board_squares.analyse
-    board_squares.analyse = lambda *a, **k: calls.append((a, k)) or analyse(*a, **k)
-    try:
-        for index in (2, 10, 25):
-            read_board(scene("tune", index).image)
-    finally:
-        board_squares.analyse = analyse
-    return calls
+    return analyse_calls((2, 10, 25))
 
 
 def _plain_local_light(lin, pred, w, r, lam_a, lam_b, sums=None, sw=None):
@@ -254,16 +244,11 @@ def test_real_frames_read_as_with_the_plain_forms(real_surfaces, monkeypatch):
         assert x.noise == y.noise
 
 
-def test_real_frames_verify_the_same_shadows(real_surfaces, monkeypatch):
+def test_real_frames_verify_the_same_shadows(real_surfaces):
     """`verified_shadow` on the real frames' own arguments: the same pixels as the plain form."""
-    import vision.board_surface as board_surface
     from vision.board_shadow_verify import verified_shadow
 
-    seen = []
-    monkeypatch.setattr(board_surface, "verified_shadow", lambda *a: seen.append(a) or verified_shadow(*a))
-    for a, k in real_surfaces:
-        board_surface.analyse(*a, **k)
-    monkeypatch.undo()
+    seen = calls_within_analyse("verified_shadow", real_surfaces)
     assert len(seen) == 3
     for args in seen:
         got = verified_shadow(*args)
@@ -386,17 +371,12 @@ def test_shadowed_told_at_the_shade_only_is_the_plain_one_there(hands, shadows, 
     _check_shadowed(args, weak)
 
 
-def test_real_frames_shadowed_the_same(real_surfaces, monkeypatch):
+def test_real_frames_shadowed_the_same(real_surfaces):
     """`_shadowed` on the real frames' own arguments and misfits: the plain form's numbers,
     deep at the shade pixels, and some of them deep, some told by the blurs."""
-    import vision.board_surface as board_surface
+    from vision.board_surface import _shadowed as shadowed
 
-    seen = []
-    shadowed = board_surface._shadowed
-    monkeypatch.setattr(board_surface, "_shadowed", lambda *a: seen.append(a) or shadowed(*a))
-    for a, k in real_surfaces:
-        board_surface.analyse(*a, **k)
-    monkeypatch.undo()
+    seen = calls_within_analyse("_shadowed", real_surfaces)
     assert len(seen) == 3
     deep = 0
     for args in seen:
@@ -429,12 +409,7 @@ def test_real_frames_shadowed_the_same_told_in_small_crops(real_surfaces, monkey
     and whether they hold a pixel dimmed alike is told again over the whole view: the same."""
     import vision.board_surface as board_surface
 
-    seen = []
-    shadowed = board_surface._shadowed
-    monkeypatch.setattr(board_surface, "_shadowed", lambda *a: seen.append(a) or shadowed(*a))
-    for a, k in real_surfaces:
-        board_surface.analyse(*a, **k)
-    monkeypatch.undo()
+    seen = calls_within_analyse("_shadowed", real_surfaces)
     monkeypatch.setattr(board_surface, "crops_around", _block_crops)
     for args in seen:
         _check_shadowed(args[:-1], args[-1])
@@ -561,15 +536,10 @@ def test_lines_seen_fitting_the_asked_sections_only_are_the_plain_ones(hands, sh
     assert np.array_equal(seen_lines(*args), _seen_lines_plain(*args))
 
 
-def test_real_frames_see_the_same_lines(real_surfaces, monkeypatch):
-    import vision.board_surface as board_surface
+def test_real_frames_see_the_same_lines(real_surfaces):
     from vision.board_line_seen import seen_lines
 
-    seen = []
-    monkeypatch.setattr(board_surface, "seen_lines", lambda *a: seen.append(a) or seen_lines(*a))
-    for a, k in real_surfaces:
-        board_surface.analyse(*a, **k)
-    monkeypatch.undo()
+    seen = calls_within_analyse("seen_lines", real_surfaces)
     assert len(seen) == 3
     for args in seen:
         got = seen_lines(*args)
@@ -607,22 +577,9 @@ def test_a_long_median_by_bins_is_numpys(n, kind, seed):
         a = rng.random(n).astype(np.float32)
         a[rng.integers(0, n)] = np.nan if kind == "nan" else np.inf
     got = np.asarray(median(a))
-    assert _same_bits(got, np.asarray(_median_plain(a)))
+    assert _same_bits(got, np.asarray(median_by_partition(a)))
     if kind not in ("signed", "nan"):
         assert _same_bits(got, np.asarray(np.median(a)))
-
-
-def _median_plain(a: np.ndarray) -> np.floating:
-    """`median` of a long array before round 24: the partition of the whole array."""
-    n = a.size
-    h = n // 2
-    if n % 2:
-        p = np.partition(a, (h, -1))
-        mid = p[h]
-    else:
-        p = np.partition(a, (h - 1, h, -1))
-        mid = (p[h - 1] + p[h]) / 2
-    return p[-1] if np.isnan(p[-1]) else mid
 
 
 @settings(max_examples=100, deadline=None)
@@ -743,7 +700,7 @@ def test_bridged_from_the_lines_rows_is_the_plain_one(squares, ppu, line_px, gri
 
 
 def _median_or_plain(a: np.ndarray) -> np.floating:
-    """`median` with a long array's middle by the partition of the whole (`_median_plain`)."""
+    """`median` with a long array's middle by the partition of the whole (`median_by_partition`)."""
     from vision.board_fast import median
 
-    return _median_plain(a.ravel()) if a.size >= 20_000 else median(a)
+    return median_by_partition(a) if a.size >= 20_000 else median(a)
