@@ -28,6 +28,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import NamedTuple
 
 import cv2
@@ -980,20 +981,18 @@ def _pair_rows(line: np.ndarray, gap: int) -> np.ndarray:
     """The rows ``y`` of a grid-line mask with a pixel off the lines in row ``y`` and row
     ``y + gap`` and on a line in a row between: where a pair of pixels off the lines can link
     line pixels (`_bridged`). Remembered per mask (the view's lines are the same every frame)."""
-    key = (line.shape, np.packbits(line).tobytes())
-    if key not in _PAIR_ROWS:
-        if len(_PAIR_ROWS) >= 8:
-            _PAIR_ROWS.pop(next(iter(_PAIR_ROWS)))  # the oldest: nothing grows with the views seen
-        n = line.shape[0]
-        ends = ~line[: n - gap] & ~line[gap:]
-        between = np.zeros_like(ends)
-        for k in range(1, gap):
-            between |= line[k : n - gap + k]
-        _PAIR_ROWS[key] = np.flatnonzero((ends & between).any(axis=1))
-    return _PAIR_ROWS[key]
+    return _pair_rows_of(line.shape, np.packbits(line).tobytes(), gap)
 
 
-_PAIR_ROWS: dict[tuple[tuple[int, ...], bytes], np.ndarray] = {}
+@lru_cache(maxsize=8)  # a few views' masks, each both ways round; safe across threads
+def _pair_rows_of(shape: tuple[int, ...], bits: bytes, gap: int) -> np.ndarray:
+    n = shape[0]
+    line = np.unpackbits(np.frombuffer(bits, np.uint8), count=n * shape[1]).reshape(shape).astype(bool)
+    ends = ~line[: n - gap] & ~line[gap:]
+    between = np.zeros_like(ends)
+    for k in range(1, gap):
+        between |= line[k : n - gap + k]
+    return np.flatnonzero((ends & between).any(axis=1))
 
 
 def _under_hands(
