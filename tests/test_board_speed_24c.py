@@ -21,7 +21,7 @@ from vision import board_hand_edges as edges
 from vision import board_hand_step as step
 from vision import board_hands as hands_mod
 from vision import board_near_colour as near
-from vision.board_fast import as_channels, channel_min, share
+from vision.board_fast import as_channels, channel_min, share, small_unique
 from vision.board_geometry import DEFAULT_GEOMETRY
 from vision.board_surface import _LEVELS_LUT, View
 
@@ -323,7 +323,7 @@ def _near_hand_colour_plain(levels, core, candidates, ppu, smooth=None):
 )
 def test_unique_by_a_table_is_numpys(n, size, dtype, seed):
     values = np.random.default_rng(seed).integers(0, size, n).astype(dtype)
-    got = near._unique(values, size)
+    got = small_unique(values, size)
     for a, b in zip(got, np.unique(values, return_inverse=True, return_counts=True), strict=True):
         assert _same_bits(a, b)
 

@@ -342,3 +342,14 @@ def shifted(region: tuple[slice, slice], crop: tuple[slice, slice]) -> tuple[sli
     """``region`` (rows, columns) of an array as slices of its ``crop`` (`crops_around`)."""
     (r, c), (cr, cc) = region, crop
     return slice(r.start - cr.start, r.stop - cr.start), slice(c.start - cc.start, c.stop - cc.start)
+
+
+def small_unique(values: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``np.unique(values, return_inverse=True, return_counts=True)`` for whole numbers in
+    ``[0, size)`` (1-D), by a table of ``size`` counts instead of a sort: the same values (of
+    the same dtype), indices and counts (tests/test_board_speed_24c.py); `near_hand_colour` and
+    `board_surface._hand_bins` number their colour bins with it."""
+    counts = np.bincount(values, minlength=size)
+    present = counts > 0
+    found = np.flatnonzero(present)
+    return found.astype(values.dtype), (np.cumsum(present) - 1)[values], counts[found]

@@ -42,7 +42,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.board_fast import channel_min
+from vision.board_fast import channel_min, small_unique
 from vision.board_gaps import HUE_BINS, HUE_DARKEST, HUE_MARGIN, hue_bins, mean3
 
 NEAR_SIGMA = 0.5  # squares: the hand's pixels nearby (Gaussian sigma of their weights)
@@ -71,11 +71,11 @@ def near_hand_colour(
     if not judged.any():
         return out
     py, px = py[judged], px[judged]
-    hues, which, _ = _unique(hue_bins(c[judged]), HUE_BINS * HUE_BINS)
+    hues, which, _ = small_unique(hue_bins(c[judged]), HUE_BINS * HUE_BINS)
     # The core's pixels of each candidate hue (within HUE_MARGIN bins), counted per cell of
     # the grid: their number, and the sum and sum of squares of their log brightness.
     cy, cx = np.nonzero(core)
-    core_bins, core_which, core_counts = _unique(hue_bins(levels[cy, cx]), HUE_BINS * HUE_BINS)
+    core_bins, core_which, core_counts = small_unique(hue_bins(levels[cy, cx]), HUE_BINS * HUE_BINS)
     close = (np.abs(core_bins[:, None] // HUE_BINS - hues[None, :] // HUE_BINS) <= HUE_MARGIN) & (
         np.abs(core_bins[:, None] % HUE_BINS - hues[None, :] % HUE_BINS) <= HUE_MARGIN
     )
@@ -86,8 +86,8 @@ def near_hand_colour(
     nb = len(core_bins)
     # The (cell, core hue) keys numbered among the cells the core is in: a short table, and
     # the same keys in the same order as numbered among all cells.
-    cells, cell_at, _ = _unique((cy // CELL) * gw + cx // CELL, gh * gw)
-    ranked, group, _ = _unique(cell_at * nb + core_which, len(cells) * nb)
+    cells, cell_at, _ = small_unique((cy // CELL) * gw + cx // CELL, gh * gw)
+    ranked, group, _ = small_unique(cell_at * nb + core_which, len(cells) * nb)
     keys = cells[ranked // nb] * nb + ranked % nb
     b = _bright(levels[cy, cx]).astype(np.float64)
     sums = [np.bincount(group, weights=v, minlength=len(keys)) for v in (None, b, b * b)]
@@ -116,16 +116,6 @@ def near_hand_colour(
     unlike = seen & (_bright(levels[py, px]) - mean > NEAR_K * sd + NEAR_SHADE)
     out[py[unlike], px[unlike]] = False
     return out
-
-
-def _unique(values: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``np.unique(values, return_inverse=True, return_counts=True)`` for whole numbers in
-    ``[0, size)`` (1-D), by a table of ``size`` counts instead of a sort: the same values (of
-    the same dtype), indices and counts (tests/test_board_speed_24c.py)."""
-    counts = np.bincount(values, minlength=size)
-    present = counts > 0
-    found = np.flatnonzero(present)
-    return found.astype(values.dtype), (np.cumsum(present) - 1)[values], counts[found]
 
 
 def _bright(colours: np.ndarray) -> np.ndarray:

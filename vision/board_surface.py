@@ -44,6 +44,7 @@ from vision.board_fast import (
     median,
     rank_parts,
     shifted,
+    small_unique,
     split_medians,
     split_quantiles,
 )
@@ -1160,11 +1161,9 @@ def _hand_bins(hand: np.ndarray, bins: np.ndarray, size: int) -> tuple[np.ndarra
     the same order and their counts, without a sort (tests/test_board_speed_24c.py)."""
     if not len(bins):
         return np.zeros(0, np.result_type(hand, bins, size)), np.zeros(0, np.intp)
-    shown = np.bincount(bins, minlength=size) > 0
-    present = np.flatnonzero(shown)
-    rank = np.cumsum(shown) - 1
+    present, rank, _ = small_unique(bins, size)
     n = len(present)
-    counts = np.bincount(hand * n + rank[bins], minlength=(int(hand.max()) + 1) * n)
+    counts = np.bincount(hand * n + rank, minlength=(int(hand.max()) + 1) * n)
     found = np.flatnonzero(counts)
     return (found // n) * size + present[found % n], counts[found]
 
