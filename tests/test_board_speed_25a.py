@@ -1,0 +1,277 @@
+"""Round 25's exact speed-ups of the surface's rest, the shadows and the rim (board25a) give
+the results of the forms they replace, bit for bit. The old forms are kept here."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests.recorded_calls import analyse_calls, calls_within_analyse, recorded_calls
+from tests.same_bits import same_bits
+
+
+def _reference_profile_24(qb, refb, bounds):
+    """`seen_lines`' reference profile in round 24: every kind's, spread over the band."""
+    from vision.board_line_seen import MIN_REFERENCE
+
+    ref = np.ascontiguousarray(qb[refb].T)
+    first = np.concatenate([[0], np.cumsum(refb)])[bounds]
+    kinds = len(bounds) - 1
+    med_k = np.zeros((kinds, qb.shape[1]), qb.dtype)
+    mad_k = np.zeros((kinds, qb.shape[1]), qb.dtype)
+    for k in range(kinds):
+        vals = ref[:, first[k] : first[k + 1]]
+        h = vals.shape[1] // 2
+        if h < MIN_REFERENCE // 2:
+            continue
+        med = np.partition(vals, h, axis=1)[:, h]
+        med_k[k] = med
+        mad_k[k] = np.partition(np.abs(vals - med[:, None]), h, axis=1)[:, h]
+    sizes = np.diff(bounds)
+    return np.repeat(med_k, sizes, axis=0), np.repeat(1.4826 * mad_k / np.maximum(med_k, 1e-3), sizes, axis=0)
+
+
+def _seen_lines_24(lin, pred, light, levels, sigma, reference, candidates, foreign, classes, ppu, line_px):
+    """`seen_lines` in round 24: the profile of every kind, spread over the band, then read at
+    the cross-sections asked about."""
+    import vision.board_line_seen as bls
+    from vision.board_fast import as_channels
+
+    b = bls._band(classes, ppu, line_px)
+    seen = np.zeros(classes.shape, bool)
+    cand = candidates.ravel()[b.order]
+    if not cand.any():
+        return seen
+
+    def band(a):
+        return np.take(a.reshape(-1, 3) if a.ndim == 3 else a.ravel(), b.order, axis=0)
+
+    model = as_channels(band(light[0])) * band(pred) + as_channels(band(light[1]))
+    qb = band(lin) / np.maximum(model, 1e-4)
+    refb = reference.ravel()[b.order]
+    prof, spread = _reference_profile_24(qb, refb, b.bounds)
+    count = len(b.before)
+    asked = np.zeros(count + 1, bool)
+    asked[b.section_of[cand]] = True
+    asked[count] = False
+    mine = np.flatnonzero(asked)
+    asked[b.before[mine]] = True
+    asked[b.after[mine]] = True
+    asked[count] = False
+    at = np.take(b.sections, np.flatnonzero(asked), axis=0)
+    pixels = np.take(b.order, at)
+    rel = (
+        2.2
+        * np.take(sigma.reshape(-1, 3), pixels, axis=0)
+        / np.maximum(np.take(levels.reshape(-1, 3), pixels, axis=0), 5.0)
+    )
+    Q, P, spread_at = (np.take(x, at, axis=0) for x in (qb, prof, spread))
+    T = bls.MATCH_SIGMAS * np.sqrt(spread_at**2 + rel**2) * P
+    f = (Q * P).sum(axis=(1, 2)) / np.maximum((P * P).sum(axis=(1, 2)), 1e-9)
+    fits_at = np.all(np.abs(Q - f[:, None, None] * P) <= f[:, None, None] * T, axis=(1, 2))
+    fits_at &= (f >= bls.DIM_RANGE[0]) & (f <= bls.DIM_RANGE[1]) & np.all(P > 0, axis=(1, 2))
+    fits = np.zeros(count + 1, bool)
+    fits[asked] = fits_at
+    ok = fits[:-1] & fits[b.before] & fits[b.after]
+    fg = foreign.ravel()
+    ok &= ~fg[b.side_lo] & ~fg[b.side_hi]
+    ok = np.append(ok, False)
+    seen.ravel()[b.order] = cand & ok[b.section_of]
+    return seen
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    kinds=st.integers(1, 12),
+    seed=st.integers(0, 2**32 - 1),
+    p=st.floats(0, 1),
+    q=st.floats(0, 1),
+    ties=st.booleans(),
+)
+def test_the_needed_kinds_profile_is_every_kinds(kinds, seed, p, q, ties):
+    """`_kind_profile`'s numbers for each needed kind are those round 24 spread over the kind's
+    band pixels; the other kinds are zero (never read)."""
+    from vision.board_line_seen import _kind_profile
+
+    rng = np.random.default_rng(seed)
+    sizes = rng.integers(0, 60, kinds)
+    bounds = np.concatenate([[0], np.cumsum(sizes)])
+    qb = (rng.random((int(bounds[-1]), 3)) * 1.5 - 0.1).astype(np.float32)
+    if ties:
+        qb = np.round(qb * 8).astype(np.float32) / 8
+    refb = rng.random(len(qb)) < p
+    needed = rng.random(kinds) < q
+    med, spread = _kind_profile(qb, refb, bounds, needed)
+    prof_24, spread_24 = _reference_profile_24(qb, refb, bounds)
+    assert med.shape == spread.shape == (kinds, 3)
+    for k, (s, e) in enumerate(itertools.pairwise(bounds)):
+        if not needed[k]:
+            assert not med[k].any() and not spread[k].any()
+        elif e > s:
+            assert same_bits(np.repeat(med[k : k + 1], e - s, axis=0), prof_24[s:e])
+            assert same_bits(np.repeat(spread[k : k + 1], e - s, axis=0), spread_24[s:e])
+
+
+def _lines_scene(rng, hands, shadows, noise, asked, reference_share):
+    """A drawn board with its lines, dimmed by shadows, hands of random colours over it, noise;
+    some of the line pixels asked about (in clusters and alone), some taken as reference."""
+    from vision.board_geometry import DEFAULT_GEOMETRY
+    from vision.board_surface import LINE_PX, View, to_levels
+
+    view = View.of(DEFAULT_GEOMETRY, 24)
+    n = view.classes.shape[0]
+    colours = rng.uniform(0.03, 0.8, (3, 3)).astype(np.float32)
+    pred = colours[np.clip(view.classes, 0, 2)]
+    lin = pred.copy()
+    idx = np.arange(n) % 24
+    for off, weight in ((0, 0.8), (1, 0.25), (23, 0.1)):
+        lin[:, idx == off] = (1 - weight) * lin[:, idx == off] + weight * 0.02
+        lin[idx == off, :] = (1 - weight) * lin[idx == off, :] + weight * 0.02
+    for _ in range(shadows):
+        y, x = (int(v) for v in rng.integers(0, n, 2))
+        lin[y : y + int(rng.integers(10, 120)), x : x + int(rng.integers(10, 120))] *= rng.uniform(0.15, 1.0)
+    foreign = np.zeros((n, n), bool)
+    for _ in range(hands):
+        y, x = (int(v) for v in rng.integers(0, n, 2))
+        part = (slice(y, y + int(rng.integers(10, 90))), slice(x, x + int(rng.integers(10, 90))))
+        lin[part] = rng.uniform(0.02, 0.6, 3).astype(np.float32)
+        foreign[part] = True
+    lin = (lin * rng.normal(1, noise, lin.shape)).astype(np.float32)
+    levels = to_levels(lin)
+    sigma = np.full(lin.shape, rng.uniform(1.0, 5.0), np.float32)
+    light = (
+        rng.uniform(0.9, 1.1, (n, n)).astype(np.float32),
+        rng.normal(0, 0.003, (n, n)).astype(np.float32),
+    )
+    reference = view.line & ~foreign & (rng.random((n, n)) < reference_share)
+    clusters = np.zeros((n, n), bool)
+    for _ in range(int(rng.integers(0, 7))):
+        y, x = (int(v) for v in rng.integers(0, n, 2))
+        clusters[y : y + int(rng.integers(1, 40)), x : x + int(rng.integers(1, 40))] = True
+    candidates = view.line & ~reference & (clusters | (rng.random((n, n)) < asked * 0.1))
+    return lin, pred, light, levels, sigma, reference, candidates, foreign, view.classes, 24, LINE_PX
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    hands=st.integers(0, 4),
+    shadows=st.integers(0, 4),
+    noise=st.floats(0.0, 0.08),
+    asked=st.floats(0.0, 1.0),
+    reference_share=st.sampled_from([0.02, 0.3, 0.9]),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_lines_seen_with_the_needed_kinds_only_are_round_24s(
+    hands, shadows, noise, asked, reference_share, seed
+):
+    from vision.board_line_seen import seen_lines
+
+    args = _lines_scene(np.random.default_rng(seed), hands, shadows, noise, asked, reference_share)
+    assert np.array_equal(seen_lines(*args), _seen_lines_24(*args))
+
+
+@pytest.fixture(scope="module")
+def real_surfaces():
+    """`analyse`'s arguments on three tune scenes (two with a hand), as `judge_squares` made them."""
+    return analyse_calls((2, 10, 47))
+
+
+def test_real_frames_see_the_lines_of_round_24(real_surfaces):
+    from vision.board_line_seen import seen_lines
+
+    calls = calls_within_analyse("seen_lines", real_surfaces)
+    assert len(calls) == 3
+    for args in calls:
+        got = seen_lines(*args)
+        assert np.array_equal(got, _seen_lines_24(*args))
+        assert got.any()
+
+
+def _place_pieces_24(markers, fit):
+    """`_place_pieces` in round 24: each marker's centre by `Marker.center`, the centres and
+    the corners mapped in two calls."""
+    from vision.board_geometry import SIZE, square_name
+    from vision.board_reader import MARKER_SIZE_RANGE, _Placed
+    from vision.markers import marker_face
+
+    notes = []
+    pieces = [m for m in markers if marker_face(m.id) is not None]
+    if not pieces:
+        return [], notes
+    centres = fit.to_board(np.array([m.center for m in pieces]))
+    corners = fit.to_board(np.concatenate([m.corners for m in pieces])).reshape(-1, 4, 2)
+    d = corners - np.roll(corners, 1, axis=1)
+    sides = np.mean(np.sqrt(d[..., 0] * d[..., 0] + d[..., 1] * d[..., 1]), axis=1).tolist()
+    placed = []
+    for m, (x, y), side in zip(pieces, centres, sides, strict=True):
+        face = marker_face(m.id)
+        assert face is not None
+        if not (0 <= x < SIZE and 0 <= y < SIZE):
+            notes.append(
+                f"{face.piece.label} ({'dead' if face.dead else 'living'}) seen off the board, ignored"
+            )
+            continue
+        sq = square_name(int(x), int(y))
+        if not MARKER_SIZE_RANGE[0] <= side <= MARKER_SIZE_RANGE[1]:
+            notes.append(f"{sq}: a marker of implausible size ({side:.2f} squares), ignored")
+            placed.append(_Placed(m, float(x), float(y), -1.0, sq))
+            continue
+        placed.append(_Placed(m, float(x), float(y), side, sq))
+    return placed, notes
+
+
+def _same_placing(got, want):
+    (placed, notes), (placed_24, notes_24) = got, want
+    assert notes == notes_24
+    assert len(placed) == len(placed_24)
+    for p, q in zip(placed, placed_24, strict=True):
+        assert p.marker is q.marker and p.square == q.square
+        assert same_bits(np.float64([p.x, p.y, p.side]), np.float64([q.x, q.y, q.side]))
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    count=st.integers(0, 40),
+    seed=st.integers(0, 2**32 - 1),
+    scale=st.floats(20.0, 200.0),
+    tilt=st.floats(-1e-3, 1e-3),
+    zeros=st.booleans(),
+)
+def test_pieces_placed_from_the_stacked_corners_are_round_24s(count, seed, scale, tilt, zeros):
+    from vision.board_detect import HomographyFit, Marker
+    from vision.board_reader import _place_pieces
+
+    rng = np.random.default_rng(seed)
+    H = np.array(
+        [[scale, rng.normal(0, 3), 300.0], [rng.normal(0, 3), -scale, 1500.0], [tilt, tilt / 2, 1.0]]
+    )
+    fit = HomographyFit(H, ("a1", "i9"), 0.0, 8)
+    markers = []
+    for _ in range(count):
+        centre = fit.to_image(rng.uniform(-1, 10, (1, 2)))[0]
+        side = rng.uniform(0.1, 0.8) * scale
+        corners = (
+            centre + np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * side / 2 + rng.normal(0, 2, (4, 2))
+        )
+        if zeros:
+            corners[rng.random((4, 2)) < 0.2] = -0.0
+        markers.append(Marker(int(rng.integers(0, 200)), corners, 1.0))
+    _same_placing(_place_pieces(markers, fit), _place_pieces_24(markers, fit))
+
+
+def test_real_frames_place_the_pieces_of_round_24():
+    import vision.board_reader as board_reader
+    from vision.board_synth import scene
+
+    def read_all() -> None:
+        for index in (2, 10, 47, 1234):
+            board_reader.read_board(scene("tune", index).image)
+
+    calls = recorded_calls(board_reader, "_place_pieces", read_all)
+    assert len(calls) >= 4
+    for a, k in calls:
+        _same_placing(board_reader._place_pieces(*a, **k), _place_pieces_24(*a, **k))
