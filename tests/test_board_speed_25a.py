@@ -275,3 +275,63 @@ def test_real_frames_place_the_pieces_of_round_24():
     assert len(calls) >= 4
     for a, k in calls:
         _same_placing(board_reader._place_pieces(*a, **k), _place_pieces_24(*a, **k))
+
+
+def _crops_around_24(at, reach):
+    """`crops_around` in round 24: the blocks' flags by ``any(axis=(1, 3))``."""
+    import cv2
+
+    from vision.board_fast import CROP_ALIGN, CROP_BLOCK, CROP_SHARE
+
+    h, w = at.shape
+    whole = [((slice(0, h), slice(0, w)), (slice(0, h), slice(0, w)))]
+    b = CROP_BLOCK
+    bh, bw = -(-h // b), -(-w // b)
+    if (bh * b, bw * b) != (h, w):
+        padded = np.zeros((bh * b, bw * b), bool)
+        padded[:h, :w] = at
+    else:
+        padded = at
+    blocks = padded.reshape(bh, b, bw, b).any(axis=(1, 3))
+    if not blocks.any():
+        return []
+    k = 2 * -(-reach // b) + 1
+    count, labels = cv2.connectedComponents(
+        cv2.dilate(blocks.view(np.uint8), np.ones((k, k), np.uint8)), connectivity=8
+    )
+    out = []
+    area = 0
+    a = CROP_ALIGN
+    for label in range(1, count):
+        mine = blocks & (labels == label)
+        rows, cols = np.flatnonzero(mine.any(axis=1)), np.flatnonzero(mine.any(axis=0))
+        y0, y1 = int(rows[0]) * b, min(h, (int(rows[-1]) + 1) * b)
+        x0, x1 = int(cols[0]) * b, min(w, (int(cols[-1]) + 1) * b)
+        cy0, cy1 = max(0, y0 - reach), min(h, y1 + reach)
+        cx0, cx1 = max(0, (x0 - reach) // a * a), min(w, -(-(x1 + reach) // a) * a)
+        area += (cy1 - cy0) * (cx1 - cx0)
+        if area > CROP_SHARE * h * w:
+            return whole
+        out.append(((slice(y0, y1), slice(x0, x1)), (slice(cy0, cy1), slice(cx0, cx1))))
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    h=st.integers(1, 230),
+    w=st.integers(1, 230),
+    blobs=st.integers(0, 12),
+    density=st.floats(0.0, 1.0),
+    reach=st.sampled_from([7, 13, 29]),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_crops_from_the_blocks_flagged_row_then_column_are_round_24s(h, w, blobs, density, reach, seed):
+    from vision.board_fast import crops_around
+
+    rng = np.random.default_rng(seed)
+    at = np.zeros((h, w), bool)
+    for _ in range(blobs):
+        y, x = int(rng.integers(0, h)), int(rng.integers(0, w))
+        at[y : y + int(rng.integers(1, 40)), x : x + int(rng.integers(1, 40))] = True
+    at &= rng.random((h, w)) < density
+    assert crops_around(at, reach) == _crops_around_24(at, reach)

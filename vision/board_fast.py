@@ -314,7 +314,9 @@ def crops_around(at: np.ndarray, reach: int) -> list[tuple[tuple[slice, slice], 
         padded[:h, :w] = at
     else:
         padded = at
-    blocks = padded.reshape(bh, b, bw, b).any(axis=(1, 3))
+    # Any pixel in each block: along the rows first, then the columns (the same flags as
+    # ``any(axis=(1, 3))`` of the blocks, which numpy reduces several times slower).
+    blocks = padded.reshape(bh, b, bw * b).any(axis=1).reshape(bh, bw, b).any(axis=2)
     if not blocks.any():
         return []
     k = 2 * -(-reach // b) + 1
