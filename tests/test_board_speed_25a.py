@@ -335,3 +335,33 @@ def test_crops_from_the_blocks_flagged_row_then_column_are_round_24s(h, w, blobs
         at[y : y + int(rng.integers(1, 40)), x : x + int(rng.integers(1, 40))] = True
     at &= rng.random((h, w)) < density
     assert crops_around(at, reach) == _crops_around_24(at, reach)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    h=st.integers(0, 60),
+    w=st.integers(1, 60),
+    channels=st.sampled_from([0, 1, 3, 6]),
+    dtype=st.sampled_from([np.int32, np.float32, np.float64, np.bool_, np.uint8]),
+    p=st.floats(0, 1),
+    transposed=st.booleans(),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_masked_values_and_pixels_are_numpys_boolean_index(h, w, channels, dtype, p, transposed, seed):
+    """`masked` is ``values[mask]`` (the same dtype, shape and values in the same order) and
+    `pixels_of` is ``np.nonzero``; a table looked up by `np.take` is the table indexed."""
+    from vision.board_fast import masked, pixels_of
+
+    rng = np.random.default_rng(seed)
+    shape = (h, w) if channels == 0 else (h, w, channels)
+    values = (rng.normal(0, 100, shape) if dtype != np.bool_ else rng.random(shape) < 0.5).astype(dtype)
+    mask = (rng.random((w, h)).T if transposed else rng.random((h, w))) < p
+    if transposed and channels == 0:
+        values = values.T.copy().T  # a view in column order
+    assert same_bits(masked(values, mask), values[mask])
+    rows, cols = pixels_of(mask)
+    want = np.nonzero(mask)
+    assert same_bits(rows, want[0]) and same_bits(cols, want[1])
+    table = rng.random(max(int(values.size), 1)) < 0.5
+    labels = rng.integers(0, len(table), (h, w)).astype(np.int32)
+    assert same_bits(np.take(table, labels), table[labels])

@@ -275,6 +275,22 @@ def components(mask: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
     return count, labels, np.bincount(labels.ravel(), minlength=count)
 
 
+def masked(values: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """``values[mask]`` for a boolean ``mask`` of ``values``' leading shape: the same values in
+    the same (row-major) order, by `np.compress` of the flattened arrays, two to four times
+    faster than numpy's boolean indexing on the top view (labels 87 against 29 µs, colours
+    211 against 51 µs, *one-off* micro-timings)."""
+    return np.compress(mask.ravel(), values.reshape(mask.size, *values.shape[mask.ndim :]), axis=0)
+
+
+def pixels_of(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.nonzero(mask)`` of a 2-D mask: the rows and columns of its True pixels, the same
+    integers, from their flat indices (`np.flatnonzero` and a `divmod`: a fifth of the time
+    of `np.nonzero`'s two arrays on the top view)."""
+    rows, cols = np.divmod(np.flatnonzero(mask), mask.shape[1])
+    return rows, cols
+
+
 def box_of(region: np.ndarray) -> tuple[int, int, int, int]:
     """The bounding box (x, y, width, height) of the True pixels of ``region`` (not empty),
     as ``cv2.connectedComponentsWithStats`` gives a component's (CC_STAT_LEFT … HEIGHT)."""

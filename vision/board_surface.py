@@ -41,6 +41,7 @@ from vision.board_fast import (
     column_var,
     components,
     crops_around,
+    masked,
     median,
     rank_parts,
     shifted,
@@ -787,9 +788,9 @@ def _grow_from_blobs(seeds: np.ndarray, allowed: np.ndarray, ppu: int) -> np.nda
     count, labels = cv2.connectedComponents(allowed.astype(np.uint8), connectivity=8)
     if count <= 1:
         return seeds
-    big_seed = np.bincount(labels[seeds], minlength=count) >= BLOB_AREA * ppu * ppu
+    big_seed = np.bincount(masked(labels, seeds), minlength=count) >= BLOB_AREA * ppu * ppu
     big_seed[0] = False
-    return seeds | big_seed[labels]
+    return seeds | np.take(big_seed, labels)  # a label's flag: np.take, as indexing, faster
 
 
 def _settled(w: np.ndarray, before: np.ndarray) -> bool:
@@ -874,21 +875,21 @@ def _shadowed(
     )
     lit = np.zeros(count, bool)
     # The patches with a pixel ``across``: repeats and all (np.unique's flags, without its sort).
-    lit[labels[across & shadowish if known is None else across & shadowish & known]] = True
+    lit[masked(labels, across & shadowish if known is None else across & shadowish & known)] = True
     if known is not None:
         # A patch with no pixel told ``across`` yet, and shadowish pixels where it was not
         # told: tell it everywhere (seldom: the crops lie around the deep pixels it holds).
         open_ = np.zeros(count, bool)
-        open_[labels[told]] = True
+        open_[masked(labels, told)] = True
         open_ &= ~lit
         beyond = np.zeros(count, bool)
-        beyond[labels[shadowish & ~known]] = True
+        beyond[masked(labels, shadowish & ~known)] = True
         if (open_ & beyond)[1:].any():
             across, known = _dimmed_alike(own, classes, log_dim, None)
             shadowish = own & (plain | (among_own & across))
-            lit[labels[across & shadowish]] = True
+            lit[masked(labels, across & shadowish)] = True
     lit[0] = False
-    across |= lit[labels]
+    across |= np.take(lit, labels)  # each pixel its patch's flag (np.take: as indexing, faster)
     across |= verified
     deep = (deep_px & ~across) | washed
     return candidate, smooth, deep if asked is None else deep & asked, log_dim, verified
@@ -943,7 +944,7 @@ def _big_regions(mask: np.ndarray, ppu: int) -> np.ndarray:
     _, labels, areas = components(mask.astype(np.uint8))
     big = areas >= HAND_PART * ppu * ppu
     big[0] = False
-    return big[labels]
+    return np.take(big, labels)  # each pixel its region's flag (np.take: as indexing, faster)
 
 
 def _deviation(values: np.ndarray, mask: np.ndarray) -> np.ndarray:
@@ -1262,11 +1263,11 @@ def _one_colour_shade(
     if count <= 1:
         return np.zeros(shade.shape, bool)
     sel = shade & ~line
-    per = [np.bincount(lab[sel & (classes == c)], minlength=count) for c in (0, 1)]
+    per = [np.bincount(masked(lab, sel & (classes == c)), minlength=count) for c in (0, 1)]
     total = np.maximum(per[0] + per[1], 1)
     one = np.minimum(per[0], per[1]) < LONE_SHADE * total
     one[0] = False
-    return one[lab] & shade
+    return np.take(one, lab) & shade  # each pixel its patch's flag (np.take: as indexing, faster)
 
 
 def _grown(blobs: np.ndarray, allowed: np.ndarray, ppu: int) -> np.ndarray:
