@@ -365,3 +365,35 @@ def test_masked_values_and_pixels_are_numpys_boolean_index(h, w, channels, dtype
     table = rng.random(max(int(values.size), 1)) < 0.5
     labels = rng.integers(0, len(table), (h, w)).astype(np.int32)
     assert same_bits(np.take(table, labels), table[labels])
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    shape=st.sampled_from([(1, 3), (7, 3), (5, 1, 3), (13, 17, 3), (216, 216, 3), (2, 3, 4, 3)]),
+    dtype=st.sampled_from([np.float32, np.float64]),
+    scale=st.integers(-45, 38),
+    special=st.floats(0, 0.3),
+    strided=st.booleans(),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_the_channel_sum_is_numpys_three_adds(shape, dtype, scale, special, strided, seed):
+    """`channel_sum` (`csum`) by `cv2.transform`: numpy's ``a0 + a1 + a2`` bit for bit, signed
+    zeros, infinities and denormals included; where the sum is NaN, NaN (its sign and
+    payload may differ: no read looks at them)."""
+    from vision.board_fast import channel_sum
+
+    rng = np.random.default_rng(seed)
+    a = (rng.normal(0, 1, shape) * 10.0**scale).astype(dtype)
+    pick = rng.random(shape)
+    for value, (lo, hi) in zip(
+        (-0.0, 0.0, np.inf, -np.inf, np.nan), itertools.pairwise(np.linspace(0, special, 6)), strict=True
+    ):
+        a[(pick >= lo) & (pick < hi)] = value
+    if strided:
+        a = np.concatenate([a, a], axis=-1)[..., ::2]  # a view with a stride
+    with np.errstate(invalid="ignore", over="ignore"):
+        got, want = channel_sum(a), a[..., 0] + a[..., 1] + a[..., 2]
+    nan = np.isnan(want)
+    assert np.array_equal(np.isnan(got), nan)
+    assert same_bits(np.where(nan, 0, got), np.where(nan, 0, want))
+    assert got.shape == want.shape and got.dtype == want.dtype

@@ -38,6 +38,7 @@ from vision.board_fast import (
     as_channels,
     channel_max,
     channel_min,
+    channel_sum,
     column_var,
     components,
     crops_around,
@@ -403,9 +404,7 @@ def _at_saturated(values: np.ndarray, saturated: np.ndarray, ceiling: float, mod
     return values
 
 
-def csum(a: np.ndarray) -> np.ndarray:
-    """Sum over the colour channels (numpy reduces a short last axis slowly)."""
-    return a[..., 0] + a[..., 1] + a[..., 2]
+csum = channel_sum  # the sum over the colour channels (numpy reduces a short last axis slowly)
 
 
 cmax = channel_max  # largest colour channel (the board modules' short name)
