@@ -397,3 +397,59 @@ def test_the_channel_sum_is_numpys_three_adds(shape, dtype, scale, special, stri
     assert np.array_equal(np.isnan(got), nan)
     assert same_bits(np.where(nan, 0, got), np.where(nan, 0, want))
     assert got.shape == want.shape and got.dtype == want.dtype
+
+
+def _bridged_24(shadowish, log_dim, line):
+    """`_bridged` in round 24: the rows compared and linked gathered by index arrays (every
+    row, or `_pair_rows` of each orientation, the transposed mask's bits packed from a copy)."""
+    from vision.board_surface import LINE_PX, SHADOW_DEV, _pair_rows_of
+
+    link = shadowish.copy()
+    gap = 2 * LINE_PX + 1
+    off_lines = not (shadowish & line).any()
+    for axis in (0, 1):
+        sh, ld, li, lk = (
+            (shadowish, log_dim, line, link) if axis == 0 else (shadowish.T, log_dim.T, line.T, link.T)
+        )
+        n = sh.shape[0]
+        a = (
+            _pair_rows_of(li.shape, np.packbits(li).tobytes(), gap, False)
+            if off_lines
+            else np.arange(n - gap)
+        )
+        pair = sh[a] & sh[a + gap] & (np.abs(ld[a] - ld[a + gap]) < SHADOW_DEV)
+        for k in range(1, gap):
+            lk[a + k] |= pair & li[a + k]
+    return link
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    squares=st.tuples(st.integers(1, 10), st.integers(1, 10)),
+    ppu=st.sampled_from([6, 8, 12, 24]),
+    line_px=st.integers(1, 3),
+    grid=st.booleans(),
+    on_lines=st.booleans(),
+    fill=st.floats(0.0, 1.0),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_bridged_by_slices_of_evenly_spaced_rows_is_round_24s(
+    squares, ppu, line_px, grid, on_lines, fill, seed
+):
+    """Grids of any size and line width, or any mask of "lines" (rows not evenly spaced);
+    shadowish pixels off the lines (the pair rows alone) or on them too (every row)."""
+    from vision.board_surface import _bridged
+
+    rng = np.random.default_rng(seed)
+    h, w = squares[0] * ppu, squares[1] * ppu
+    if grid:
+        on = np.arange(max(h, w)) % ppu
+        near = (on < line_px) | (on >= ppu - line_px)
+        line = near[:h, None] | near[None, :w]
+    else:
+        line = rng.random((h, w)) < rng.random()
+    shadowish = rng.random((h, w)) < fill
+    if not on_lines:
+        shadowish &= ~line
+    log_dim = (rng.normal(0, 0.3, (h, w)) - rng.random() * np.arange(w)[None, :] * 0.02).astype(np.float32)
+    assert np.array_equal(_bridged(shadowish, log_dim, line), _bridged_24(shadowish, log_dim, line))

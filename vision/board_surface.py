@@ -971,24 +971,43 @@ def _bridged(shadowish: np.ndarray, log_dim: np.ndarray, line: np.ndarray) -> np
             (shadowish, log_dim, line, link) if axis == 0 else (shadowish.T, log_dim.T, line.T, link.T)
         )
         n = sh.shape[0]
-        a = _pair_rows(li, gap) if off_lines else np.arange(n - gap)
-        pair = sh[a] & sh[a + gap] & (np.abs(ld[a] - ld[a + gap]) < SHADOW_DEV)
+        a = _pair_rows(line, gap, axis == 1) if off_lines else np.arange(n - gap)
+        if not len(a):
+            continue
+        # Rows evenly spaced (every row, or a grid's rows before its lines) are taken as
+        # slices, views of the same rows in the same order: no copies to gather and scatter.
+        step = int(a[1] - a[0]) if len(a) > 1 else 1
+        if step > 0 and (len(a) == 1 or bool((np.diff(a) == step).all())):
+            first, last = int(a[0]), int(a[-1])
+
+            def rows(k: int, first: int = first, last: int = last, step: int = step) -> slice | np.ndarray:
+                return slice(first + k, last + k + 1, step)
+        else:
+
+            def rows(k: int, a: np.ndarray = a) -> slice | np.ndarray:
+                return a + k
+
+        pair = sh[rows(0)] & sh[rows(gap)] & (np.abs(ld[rows(0)] - ld[rows(gap)]) < SHADOW_DEV)
         for k in range(1, gap):
-            lk[a + k] |= pair & li[a + k]  # lk is link or its transposed view
+            lk[rows(k)] |= pair & li[rows(k)]  # lk is link or its transposed view
     return link
 
 
-def _pair_rows(line: np.ndarray, gap: int) -> np.ndarray:
-    """The rows ``y`` of a grid-line mask with a pixel off the lines in row ``y`` and row
-    ``y + gap`` and on a line in a row between: where a pair of pixels off the lines can link
-    line pixels (`_bridged`). Remembered per mask (the view's lines are the same every frame)."""
-    return _pair_rows_of(line.shape, np.packbits(line).tobytes(), gap)
+def _pair_rows(line: np.ndarray, gap: int, transposed: bool = False) -> np.ndarray:
+    """The rows ``y`` of a grid-line mask (its columns, ``transposed``) with a pixel off the
+    lines in row ``y`` and row ``y + gap`` and on a line in a row between: where a pair of
+    pixels off the lines can link line pixels (`_bridged`). Remembered per mask (the view's
+    lines are the same every frame), keyed by the mask as it is laid out (packing the bits of
+    a transposed view would take a copy of it, some 0.1 ms)."""
+    return _pair_rows_of(line.shape, np.packbits(line).tobytes(), gap, transposed)
 
 
 @lru_cache(maxsize=8)  # a few views' masks, each both ways round; safe across threads
-def _pair_rows_of(shape: tuple[int, ...], bits: bytes, gap: int) -> np.ndarray:
-    n = shape[0]
-    line = np.unpackbits(np.frombuffer(bits, np.uint8), count=n * shape[1]).reshape(shape).astype(bool)
+def _pair_rows_of(shape: tuple[int, ...], bits: bytes, gap: int, transposed: bool) -> np.ndarray:
+    line = np.unpackbits(np.frombuffer(bits, np.uint8), count=shape[0] * shape[1]).reshape(shape).astype(bool)
+    if transposed:
+        line = line.T
+    n = line.shape[0]
     ends = ~line[: n - gap] & ~line[gap:]
     between = np.zeros_like(ends)
     for k in range(1, gap):
