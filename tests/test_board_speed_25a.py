@@ -453,3 +453,28 @@ def test_bridged_by_slices_of_evenly_spaced_rows_is_round_24s(
         shadowish &= ~line
     log_dim = (rng.normal(0, 0.3, (h, w)) - rng.random() * np.arange(w)[None, :] * 0.02).astype(np.float32)
     assert np.array_equal(_bridged(shadowish, log_dim, line), _bridged_24(shadowish, log_dim, line))
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    h=st.integers(1, 120),
+    w=st.integers(1, 120),
+    p=st.floats(0, 1),
+    outside=st.floats(0, 0.2),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_the_half_around_a_line_pixel_is_round_24s_box_filter(h, w, p, outside, seed):
+    """`_half_around` (remembered per line mask where nothing is outside the picture) is the
+    box filter `analyse` made every frame before, bit for bit; asked twice, the same."""
+    import cv2
+
+    from vision.board_surface import _half_around
+
+    rng = np.random.default_rng(seed)
+    line = rng.random((h, w)) < p
+    out = rng.random((h, w)) < outside
+    for _ in range(2):
+        want = 0.5 * np.maximum(
+            cv2.boxFilter((~line & ~out).astype(np.float32), -1, (5, 5), normalize=False), 1e-6
+        )
+        assert same_bits(_half_around(line, out), want)

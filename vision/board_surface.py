@@ -723,8 +723,7 @@ def analyse(
     good_px = judged & ~hidden & ~foreign
     # A grid line pixel is as good as the judged pixels around it.
     near = cv2.boxFilter(good_px.astype(np.float32), -1, (5, 5), normalize=False)
-    around = cv2.boxFilter((~view.line & ~outside).astype(np.float32), -1, (5, 5), normalize=False)
-    good_line = view.line & ~hidden & ~outside & (near > 0.5 * np.maximum(around, 1e-6))
+    good_line = view.line & ~hidden & ~outside & (near > _half_around(view.line, outside))
     # Beside a hand, a line pixel that shows the line is seen (vision.board_line_seen).
     unsure = cv2.dilate((hidden | foreign).astype(np.uint8), np.ones((11, 11), np.uint8)) > 0
     good_line |= seen_lines(
@@ -746,6 +745,28 @@ def analyse(
         else 0.0
     )
     return Surface(good_px | good_line | pieces, foreign, hidden & ~foreign, outside, noise, reach)
+
+
+def _half_around(line: np.ndarray, outside: np.ndarray) -> np.ndarray:
+    """Half the judged-or-bare pixels around each pixel (off the grid ``line`` and not
+    ``outside`` the picture, 5 × 5, at least 1e-6): what a line pixel's good neighbours are
+    measured against. With nothing outside (most frames), the view's own, made once per line
+    mask (`_half_around_lines`: the same box filter of the same mask)."""
+    if outside.any():
+        return 0.5 * np.maximum(_around(~line & ~outside), 1e-6)
+    return _half_around_lines(line.shape, np.packbits(line).tobytes())
+
+
+def _around(mask: np.ndarray) -> np.ndarray:
+    return cv2.boxFilter(mask.astype(np.float32), -1, (5, 5), normalize=False)
+
+
+@lru_cache(maxsize=8)  # a few views' line masks; safe across threads (read-only results)
+def _half_around_lines(shape: tuple[int, ...], bits: bytes) -> np.ndarray:
+    line = np.unpackbits(np.frombuffer(bits, np.uint8), count=shape[0] * shape[1]).reshape(shape).astype(bool)
+    half = 0.5 * np.maximum(_around(~line), 1e-6)
+    half.setflags(write=False)
+    return half
 
 
 @dataclass(frozen=True)
