@@ -175,7 +175,12 @@ def _reference_profile_plain(
     ties=st.booleans(),
 )
 def test_reference_profile_at_once_is_kind_by_kind(kinds, seed, p, ties):
-    from vision.board_line_seen import _reference_profile
+    from vision.board_line_seen import _kind_profile
+
+    def _reference_profile(qb, refb, bounds):  # every kind's, spread over the band (round 23)
+        sizes = np.diff(bounds)
+        med, spread = _kind_profile(qb, refb, bounds, np.ones(len(sizes), bool))
+        return np.repeat(med, sizes, axis=0), np.repeat(spread, sizes, axis=0)
 
     rng = np.random.default_rng(seed)
     sizes = rng.integers(0, 60, kinds)
@@ -215,7 +220,13 @@ def test_real_frames_read_as_with_the_plain_forms(real_surfaces, monkeypatch):
 
     monkeypatch.setattr(board_surface, "rank_parts", argsort_parts)
     monkeypatch.setattr(board_surface, "column_var", _column_var_plain)
-    monkeypatch.setattr(board_line_seen, "_reference_profile", _reference_profile_plain)
+
+    def kind_profile_plain(qb, refb, bounds, needed):  # each kind's numbers, read off the band
+        prof, spread = _reference_profile_plain(qb, refb, bounds)
+        first = np.minimum(bounds[:-1], max(len(qb) - 1, 0))
+        return prof[first], spread[first]
+
+    monkeypatch.setattr(board_line_seen, "_kind_profile", kind_profile_plain)
     for name, module in list(sys.modules.items()):
         if name.startswith("vision.") and hasattr(module, "as_channels"):
             monkeypatch.setattr(module, "as_channels", broadcast)

@@ -474,7 +474,8 @@ def _seen_lines_plain(lin, pred, light, levels, sigma, reference, candidates, fo
     qb = band(lin) / np.maximum(model, 1e-4)
     rel = 2.2 * band(sigma) / np.maximum(band(levels), 5.0)
     refb = reference.ravel()[b.order]
-    prof, spread = bls._reference_profile(qb, refb, b.bounds)
+    sizes = np.diff(b.bounds)  # every kind's profile, spread over the band (round 24)
+    prof, spread = (np.repeat(x, sizes, axis=0) for x in bls._kind_profile(qb, refb, b.bounds, sizes >= 0))
     tol = bls.MATCH_SIGMAS * np.sqrt(spread**2 + rel**2) * prof
     Q, P, T = (np.take(x, b.sections, axis=0) for x in (qb, prof, tol))
     f = (Q * P).sum(axis=(1, 2)) / np.maximum((P * P).sum(axis=(1, 2)), 1e-9)

@@ -240,6 +240,23 @@ def share(mask: np.ndarray) -> float:
     return np.count_nonzero(mask) / mask.size if mask.size else math.nan
 
 
+# `channel_sum`'s matrix: each channel once, and an offset of -0.0 (x + -0.0 is x, bit for
+# bit, +0.0 and -0.0 included, where an offset of +0.0 would turn a -0.0 sum into +0.0).
+_CHANNEL_SUM = np.array([[1.0, 1.0, 1.0, -0.0]])
+
+
+def channel_sum(a: np.ndarray) -> np.ndarray:
+    """``a[..., 0] + a[..., 1] + a[..., 2]`` for colours (the last axis 3 long): for float32
+    and float64 by `cv2.transform` (a third of the time on the top view: numpy reads each
+    channel with a stride). OpenCV adds ``1·a0 + 1·a1 + 1·a2 + (-0.0)`` in the array's own
+    type, in that order: the products by one are exact and so is adding -0.0, so the sums are
+    numpy's, bit for bit, but for a NaN's sign and payload where the sum is NaN
+    (tests/test_board_speed_25a.py)."""
+    if a.dtype in (np.float32, np.float64) and a.ndim >= 2 and a.shape[-1] == 3 and a.size:
+        return cv2.transform(a.reshape(-1, 1, 3), _CHANNEL_SUM).reshape(a.shape[:-1])
+    return a[..., 0] + a[..., 1] + a[..., 2]
+
+
 def channel_min(a: np.ndarray) -> np.ndarray:
     """``a.min(axis=-1)`` for colours (last axis of 3), the same values: numpy reduces a short
     last axis one pixel at a time, some forty times slower than two elementwise minima on a
@@ -273,6 +290,22 @@ def components(mask: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
     sixth of that; most callers ask only for the areas (`box_of` gives one region's box)."""
     count, labels = cv2.connectedComponents(mask, connectivity=8)
     return count, labels, np.bincount(labels.ravel(), minlength=count)
+
+
+def masked(values: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """``values[mask]`` for a boolean ``mask`` of ``values``' leading shape: the same values in
+    the same (row-major) order, by `np.compress` of the flattened arrays, two to four times
+    faster than numpy's boolean indexing on the top view (labels 87 against 29 µs, colours
+    211 against 51 µs, *one-off* micro-timings)."""
+    return np.compress(mask.ravel(), values.reshape(mask.size, *values.shape[mask.ndim :]), axis=0)
+
+
+def pixels_of(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.nonzero(mask)`` of a 2-D mask: the rows and columns of its True pixels, the same
+    integers, from their flat indices (`np.flatnonzero` and a `divmod`: a fifth of the time
+    of `np.nonzero`'s two arrays on the top view)."""
+    rows, cols = np.divmod(np.flatnonzero(mask), mask.shape[1])
+    return rows, cols
 
 
 def box_of(region: np.ndarray) -> tuple[int, int, int, int]:
@@ -314,7 +347,9 @@ def crops_around(at: np.ndarray, reach: int) -> list[tuple[tuple[slice, slice], 
         padded[:h, :w] = at
     else:
         padded = at
-    blocks = padded.reshape(bh, b, bw, b).any(axis=(1, 3))
+    # Any pixel in each block: along the rows first, then the columns (the same flags as
+    # ``any(axis=(1, 3))`` of the blocks, which numpy reduces several times slower).
+    blocks = padded.reshape(bh, b, bw * b).any(axis=1).reshape(bh, bw, b).any(axis=2)
     if not blocks.any():
         return []
     k = 2 * -(-reach // b) + 1

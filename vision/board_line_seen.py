@@ -54,6 +54,7 @@ class _Band:
     after: np.ndarray
     side_lo: np.ndarray  # per cross-section: flat index of the first judged pixel each side
     side_hi: np.ndarray
+    kind_of: np.ndarray  # per position in ``order``: its kind
 
 
 _BANDS: dict[tuple[int, int, bytes], _Band] = {}
@@ -114,25 +115,32 @@ def _make_band(classes: np.ndarray, ppu: int, line_px: int) -> _Band:
     vertical = np.repeat(np.arange(m) < len(lines), r)
     side_lo = np.where(vertical, first - 1, first - n)
     side_hi = np.where(vertical, last + 1, last + n)
-    return _Band(order, bounds, sections, section_of, before.ravel(), after.ravel(), side_lo, side_hi)
+    kind_of = np.repeat(np.arange(len(bounds) - 1), np.diff(bounds))
+    return _Band(
+        order, bounds, sections, section_of, before.ravel(), after.ravel(), side_lo, side_hi, kind_of
+    )
 
 
-def _reference_profile(qb: np.ndarray, refb: np.ndarray, bounds: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The reference profile (linear ÷ modelled board) at every band pixel and its relative
-    spread: per kind of band pixel (``bounds``: kind k is ``qb[bounds[k] : bounds[k + 1]]``,
+def _kind_profile(
+    qb: np.ndarray, refb: np.ndarray, bounds: np.ndarray, needed: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The reference profile (linear ÷ modelled board) of each kind of band pixel and its
+    relative spread: for kind k (``bounds``: its pixels are ``qb[bounds[k] : bounds[k + 1]]``,
     3 channels), the median and MAD of each channel over the kind's reference pixels
-    (``refb``); zero for a kind with too few (MIN_REFERENCE).
+    (``refb``); zero for a kind with too few (MIN_REFERENCE), and for a kind not ``needed``
+    (a boolean per kind: `seen_lines` reads the profile only in the cross-sections it asks
+    about, often two thirds of the kinds).
 
     The reference values are gathered once, as rows (channel × pixel; a kind is a run of
-    columns), and the per-kind results spread over the kinds' pixels at the end: the same
-    order statistics and arithmetic as a kind at a time (tests/test_board_speed_23a.py keeps
-    that form), with fewer calls."""
+    columns): the same order statistics and arithmetic as a kind at a time
+    (tests/test_board_speed_23a.py keeps that form, tests/test_board_speed_25a.py the one that
+    made every kind and spread it over the band)."""
     ref = np.ascontiguousarray(qb[refb].T)
     first = np.concatenate([[0], np.cumsum(refb)])[bounds]  # each kind's first reference column
     kinds = len(bounds) - 1
     med_k = np.zeros((kinds, qb.shape[1]), qb.dtype)
     mad_k = np.zeros((kinds, qb.shape[1]), qb.dtype)
-    for k in range(kinds):
+    for k in np.flatnonzero(needed[:kinds]).tolist():
         vals = ref[:, first[k] : first[k + 1]]
         h = vals.shape[1] // 2
         if h < MIN_REFERENCE // 2:
@@ -140,8 +148,7 @@ def _reference_profile(qb: np.ndarray, refb: np.ndarray, bounds: np.ndarray) -> 
         med = np.partition(vals, h, axis=1)[:, h]
         med_k[k] = med
         mad_k[k] = np.partition(np.abs(vals - med[:, None]), h, axis=1)[:, h]
-    sizes = np.diff(bounds)
-    return np.repeat(med_k, sizes, axis=0), np.repeat(1.4826 * mad_k / np.maximum(med_k, 1e-3), sizes, axis=0)
+    return med_k, 1.4826 * mad_k / np.maximum(med_k, 1e-3)
 
 
 def seen_lines(
@@ -177,8 +184,6 @@ def seen_lines(
     # The light's terms as three channels (`as_channels`: quicker than broadcasting).
     model = as_channels(band(light[0])) * band(pred) + as_channels(band(light[1]))
     qb = band(lin) / np.maximum(model, 1e-4)
-    refb = reference.ravel()[b.order]
-    prof, spread = _reference_profile(qb, refb, b.bounds)
     # Only the cross-sections of candidates, and those before and after them along the line,
     # are asked about; each is fitted on its own numbers (the same as among all of them).
     count = len(b.before)
@@ -196,7 +201,14 @@ def seen_lines(
         * np.take(sigma.reshape(-1, 3), pixels, axis=0)
         / np.maximum(np.take(levels.reshape(-1, 3), pixels, axis=0), 5.0)
     )
-    Q, P, spread_at = (np.take(x, at, axis=0) for x in (qb, prof, spread))  # (asked, 2·line_px, 3)
+    # The reference profile of the kinds in those cross-sections only, each position given
+    # its kind's numbers (the same as spreading every kind's over the band first).
+    kinds = np.take(b.kind_of, at)
+    needed = np.zeros(len(b.bounds) - 1, bool)
+    needed[kinds] = True
+    prof, spread = _kind_profile(qb, reference.ravel()[b.order], b.bounds, needed)
+    Q = np.take(qb, at, axis=0)  # (asked, 2·line_px, 3)
+    P, spread_at = np.take(prof, kinds, axis=0), np.take(spread, kinds, axis=0)
     T = MATCH_SIGMAS * np.sqrt(spread_at**2 + rel**2) * P
     # One dimming factor for the whole cross-section (a shadow's), fitted.
     f = (Q * P).sum(axis=(1, 2)) / np.maximum((P * P).sum(axis=(1, 2)), 1e-9)

@@ -92,8 +92,12 @@ def _place_pieces(markers: Sequence[Marker], fit: HomographyFit) -> tuple[list[_
     pieces = [m for m in markers if marker_face(m.id) is not None]
     if not pieces:
         return [], notes
-    centres = fit.to_board(np.array([m.center for m in pieces]))
-    corners = fit.to_board(np.concatenate([m.corners for m in pieces])).reshape(-1, 4, 2)
+    # Each marker's centre (`Marker.center`, the mean of its corners) from the stacked
+    # corners, and the centres and corners mapped in one call: the same sums in the same
+    # order, and each point's mapping is its own.
+    corners = np.array([m.corners for m in pieces])
+    points = fit.to_board(np.concatenate([corners.mean(axis=1), corners.reshape(-1, 2)]))
+    centres, corners = points[: len(pieces)], points[len(pieces) :].reshape(-1, 4, 2)
     # Each marker's mean side, all at once: np.mean(np.linalg.norm(c - np.roll(c, 1,
     # axis=0), axis=1)) of each, the same numbers (each row's four lengths summed in order).
     d = corners - np.roll(corners, 1, axis=1)

@@ -42,6 +42,7 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
+from vision.board_fast import pixels_of
 from vision.board_geometry import SIZE
 from vision.board_surface import PALETTE_BIN, PALETTE_BINS, SHADES, colour_bins, csum  # the hand's palette
 
@@ -153,7 +154,7 @@ def board_rim(
     if not foreign.any() or not bare.any():
         return out
     near = cv2.dilate(seen.astype(np.uint8), np.ones((2 * RINGS + 1,) * 2, np.uint8)) > 0
-    cy, cx = np.nonzero(foreign & near)
+    cy, cx = pixels_of(foreign & near)
     if not len(cy):
         return out
     sigma = max(float(noise), 1.0)
@@ -319,7 +320,7 @@ def _hand_colours(levels: np.ndarray, inside: np.ndarray) -> _HandColours:
     sort (the same keys either way)."""
     ppu = inside.shape[0] // SIZE
     nb = PALETTE_BINS
-    vy, vx = np.nonzero(inside)
+    vy, vx = pixels_of(inside)
     sq_in = (vy // ppu) * SIZE + vx // ppu
     colours = levels[vy, vx]
     # Every shade at once: a float32 colour times a Python float is a float32 product (the

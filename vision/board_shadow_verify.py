@@ -49,7 +49,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from vision.board_fast import crops_around, shifted
+from vision.board_fast import crops_around, masked, shifted
 
 MATCH = 0.25  # log units: the same dimming (the reader's SHADOW_DEV), or a ramp off by this
 RAMP_SIGMA = 3.0  # px: the window a ramp is fitted in (the reader's SHADOW_SMOOTH)
@@ -104,13 +104,13 @@ def verified_shadow(
     count, lab = cv2.connectedComponents(shaded.astype(np.uint8), connectivity=8)
     patch = lab > 0
     outline = patch & ~(cv2.erode(patch.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0)
-    length = np.bincount(lab[outline], minlength=count)
-    linked = np.bincount(lab[edge & bridged], minlength=count)
-    cut = np.bincount(lab[edge & ~bridged], minlength=count)
+    length = np.bincount(masked(lab, outline), minlength=count)
+    linked = np.bincount(masked(lab, edge & bridged), minlength=count)
+    cut = np.bincount(masked(lab, edge & ~bridged), minlength=count)
     area = np.bincount(lab.ravel(), minlength=count)
     keep = (linked >= MIN_BRIDGED) & (linked * LONG * ppu >= area) & (cut <= CUT_SHARE * length)
     keep[0] = False
-    out[box] = keep[lab]
+    out[box] = np.take(keep, lab)  # each pixel its patch's flag (np.take: as indexing, faster)
     return out
 
 
@@ -202,12 +202,12 @@ def _may_be_kept(shaded: np.ndarray, ppu: int, line_px: int) -> np.ndarray:
     if np.count_nonzero(facing) < MIN_BRIDGED:
         return np.zeros(shaded.shape, bool)
     count, lab = cv2.connectedComponents(shaded.astype(np.uint8), connectivity=8)
-    live = np.bincount(lab[facing], minlength=count) >= MIN_BRIDGED
+    live = np.bincount(masked(lab, facing), minlength=count) >= MIN_BRIDGED
     live[0] = False
     if not live.any():
         return np.zeros(shaded.shape, bool)
     reach = np.ones((1, 2 * (gap + SLOPE_STEP) + 1), np.uint8)
-    mine = live[lab].view(np.uint8)
+    mine = np.take(live, lab).view(np.uint8)  # np.take: as indexing, faster
     return shaded & ((cv2.dilate(mine, reach) | cv2.dilate(mine, reach.T)) > 0)
 
 

@@ -38,9 +38,11 @@ from vision.board_fast import (
     as_channels,
     channel_max,
     channel_min,
+    channel_sum,
     column_var,
     components,
     crops_around,
+    masked,
     median,
     rank_parts,
     shifted,
@@ -402,9 +404,7 @@ def _at_saturated(values: np.ndarray, saturated: np.ndarray, ceiling: float, mod
     return values
 
 
-def csum(a: np.ndarray) -> np.ndarray:
-    """Sum over the colour channels (numpy reduces a short last axis slowly)."""
-    return a[..., 0] + a[..., 1] + a[..., 2]
+csum = channel_sum  # the sum over the colour channels (numpy reduces a short last axis slowly)
 
 
 cmax = channel_max  # largest colour channel (the board modules' short name)
@@ -723,8 +723,7 @@ def analyse(
     good_px = judged & ~hidden & ~foreign
     # A grid line pixel is as good as the judged pixels around it.
     near = cv2.boxFilter(good_px.astype(np.float32), -1, (5, 5), normalize=False)
-    around = cv2.boxFilter((~view.line & ~outside).astype(np.float32), -1, (5, 5), normalize=False)
-    good_line = view.line & ~hidden & ~outside & (near > 0.5 * np.maximum(around, 1e-6))
+    good_line = view.line & ~hidden & ~outside & (near > _half_around(view.line, outside))
     # Beside a hand, a line pixel that shows the line is seen (vision.board_line_seen).
     unsure = cv2.dilate((hidden | foreign).astype(np.uint8), np.ones((11, 11), np.uint8)) > 0
     good_line |= seen_lines(
@@ -746,6 +745,28 @@ def analyse(
         else 0.0
     )
     return Surface(good_px | good_line | pieces, foreign, hidden & ~foreign, outside, noise, reach)
+
+
+def _half_around(line: np.ndarray, outside: np.ndarray) -> np.ndarray:
+    """Half the judged-or-bare pixels around each pixel (off the grid ``line`` and not
+    ``outside`` the picture, 5 × 5, at least 1e-6): what a line pixel's good neighbours are
+    measured against. With nothing outside (most frames), the view's own, made once per line
+    mask (`_half_around_lines`: the same box filter of the same mask)."""
+    if outside.any():
+        return 0.5 * np.maximum(_around(~line & ~outside), 1e-6)
+    return _half_around_lines(line.shape, np.packbits(line).tobytes())
+
+
+def _around(mask: np.ndarray) -> np.ndarray:
+    return cv2.boxFilter(mask.astype(np.float32), -1, (5, 5), normalize=False)
+
+
+@lru_cache(maxsize=8)  # a few views' line masks; safe across threads (read-only results)
+def _half_around_lines(shape: tuple[int, ...], bits: bytes) -> np.ndarray:
+    line = np.unpackbits(np.frombuffer(bits, np.uint8), count=shape[0] * shape[1]).reshape(shape).astype(bool)
+    half = 0.5 * np.maximum(_around(~line), 1e-6)
+    half.setflags(write=False)
+    return half
 
 
 @dataclass(frozen=True)
@@ -787,9 +808,9 @@ def _grow_from_blobs(seeds: np.ndarray, allowed: np.ndarray, ppu: int) -> np.nda
     count, labels = cv2.connectedComponents(allowed.astype(np.uint8), connectivity=8)
     if count <= 1:
         return seeds
-    big_seed = np.bincount(labels[seeds], minlength=count) >= BLOB_AREA * ppu * ppu
+    big_seed = np.bincount(masked(labels, seeds), minlength=count) >= BLOB_AREA * ppu * ppu
     big_seed[0] = False
-    return seeds | big_seed[labels]
+    return seeds | np.take(big_seed, labels)  # a label's flag: np.take, as indexing, faster
 
 
 def _settled(w: np.ndarray, before: np.ndarray) -> bool:
@@ -874,21 +895,21 @@ def _shadowed(
     )
     lit = np.zeros(count, bool)
     # The patches with a pixel ``across``: repeats and all (np.unique's flags, without its sort).
-    lit[labels[across & shadowish if known is None else across & shadowish & known]] = True
+    lit[masked(labels, across & shadowish if known is None else across & shadowish & known)] = True
     if known is not None:
         # A patch with no pixel told ``across`` yet, and shadowish pixels where it was not
         # told: tell it everywhere (seldom: the crops lie around the deep pixels it holds).
         open_ = np.zeros(count, bool)
-        open_[labels[told]] = True
+        open_[masked(labels, told)] = True
         open_ &= ~lit
         beyond = np.zeros(count, bool)
-        beyond[labels[shadowish & ~known]] = True
+        beyond[masked(labels, shadowish & ~known)] = True
         if (open_ & beyond)[1:].any():
             across, known = _dimmed_alike(own, classes, log_dim, None)
             shadowish = own & (plain | (among_own & across))
-            lit[labels[across & shadowish]] = True
+            lit[masked(labels, across & shadowish)] = True
     lit[0] = False
-    across |= lit[labels]
+    across |= np.take(lit, labels)  # each pixel its patch's flag (np.take: as indexing, faster)
     across |= verified
     deep = (deep_px & ~across) | washed
     return candidate, smooth, deep if asked is None else deep & asked, log_dim, verified
@@ -943,7 +964,7 @@ def _big_regions(mask: np.ndarray, ppu: int) -> np.ndarray:
     _, labels, areas = components(mask.astype(np.uint8))
     big = areas >= HAND_PART * ppu * ppu
     big[0] = False
-    return big[labels]
+    return np.take(big, labels)  # each pixel its region's flag (np.take: as indexing, faster)
 
 
 def _deviation(values: np.ndarray, mask: np.ndarray) -> np.ndarray:
@@ -971,24 +992,43 @@ def _bridged(shadowish: np.ndarray, log_dim: np.ndarray, line: np.ndarray) -> np
             (shadowish, log_dim, line, link) if axis == 0 else (shadowish.T, log_dim.T, line.T, link.T)
         )
         n = sh.shape[0]
-        a = _pair_rows(li, gap) if off_lines else np.arange(n - gap)
-        pair = sh[a] & sh[a + gap] & (np.abs(ld[a] - ld[a + gap]) < SHADOW_DEV)
+        a = _pair_rows(line, gap, axis == 1) if off_lines else np.arange(n - gap)
+        if not len(a):
+            continue
+        # Rows evenly spaced (every row, or a grid's rows before its lines) are taken as
+        # slices, views of the same rows in the same order: no copies to gather and scatter.
+        step = int(a[1] - a[0]) if len(a) > 1 else 1
+        if step > 0 and (len(a) == 1 or bool((np.diff(a) == step).all())):
+            first, last = int(a[0]), int(a[-1])
+
+            def rows(k: int, first: int = first, last: int = last, step: int = step) -> slice | np.ndarray:
+                return slice(first + k, last + k + 1, step)
+        else:
+
+            def rows(k: int, a: np.ndarray = a) -> slice | np.ndarray:
+                return a + k
+
+        pair = sh[rows(0)] & sh[rows(gap)] & (np.abs(ld[rows(0)] - ld[rows(gap)]) < SHADOW_DEV)
         for k in range(1, gap):
-            lk[a + k] |= pair & li[a + k]  # lk is link or its transposed view
+            lk[rows(k)] |= pair & li[rows(k)]  # lk is link or its transposed view
     return link
 
 
-def _pair_rows(line: np.ndarray, gap: int) -> np.ndarray:
-    """The rows ``y`` of a grid-line mask with a pixel off the lines in row ``y`` and row
-    ``y + gap`` and on a line in a row between: where a pair of pixels off the lines can link
-    line pixels (`_bridged`). Remembered per mask (the view's lines are the same every frame)."""
-    return _pair_rows_of(line.shape, np.packbits(line).tobytes(), gap)
+def _pair_rows(line: np.ndarray, gap: int, transposed: bool = False) -> np.ndarray:
+    """The rows ``y`` of a grid-line mask (its columns, ``transposed``) with a pixel off the
+    lines in row ``y`` and row ``y + gap`` and on a line in a row between: where a pair of
+    pixels off the lines can link line pixels (`_bridged`). Remembered per mask (the view's
+    lines are the same every frame), keyed by the mask as it is laid out (packing the bits of
+    a transposed view would take a copy of it, some 0.1 ms)."""
+    return _pair_rows_of(line.shape, np.packbits(line).tobytes(), gap, transposed)
 
 
 @lru_cache(maxsize=8)  # a few views' masks, each both ways round; safe across threads
-def _pair_rows_of(shape: tuple[int, ...], bits: bytes, gap: int) -> np.ndarray:
-    n = shape[0]
-    line = np.unpackbits(np.frombuffer(bits, np.uint8), count=n * shape[1]).reshape(shape).astype(bool)
+def _pair_rows_of(shape: tuple[int, ...], bits: bytes, gap: int, transposed: bool) -> np.ndarray:
+    line = np.unpackbits(np.frombuffer(bits, np.uint8), count=shape[0] * shape[1]).reshape(shape).astype(bool)
+    if transposed:
+        line = line.T
+    n = line.shape[0]
     ends = ~line[: n - gap] & ~line[gap:]
     between = np.zeros_like(ends)
     for k in range(1, gap):
@@ -1262,11 +1302,11 @@ def _one_colour_shade(
     if count <= 1:
         return np.zeros(shade.shape, bool)
     sel = shade & ~line
-    per = [np.bincount(lab[sel & (classes == c)], minlength=count) for c in (0, 1)]
+    per = [np.bincount(masked(lab, sel & (classes == c)), minlength=count) for c in (0, 1)]
     total = np.maximum(per[0] + per[1], 1)
     one = np.minimum(per[0], per[1]) < LONE_SHADE * total
     one[0] = False
-    return one[lab] & shade
+    return np.take(one, lab) & shade  # each pixel its patch's flag (np.take: as indexing, faster)
 
 
 def _grown(blobs: np.ndarray, allowed: np.ndarray, ppu: int) -> np.ndarray:
