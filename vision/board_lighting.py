@@ -71,8 +71,12 @@ class Lighting:
         for c, off in self.offsets.items():
             table[c] = off
             known_table[c] = True
-        # np.take: the same rows as ``table[classes]``, several times faster.
-        return basis @ self.field.astype(basis.dtype) + np.take(table, classes, axis=0), known_table[classes]
+        # np.take: the same rows as ``table[classes]``, several times faster; added in the
+        # product's own (fresh) memory where the two have one shape and type: the same sums.
+        log, offsets = basis @ self.field.astype(basis.dtype), np.take(table, classes, axis=0)
+        if log.shape == offsets.shape and log.dtype == offsets.dtype:
+            return np.add(log, offsets, out=log), known_table[classes]
+        return log + offsets, known_table[classes]
 
 
 def checker_contrast(
@@ -219,7 +223,13 @@ def _square_layout(classes: tuple[tuple[int, ...], ...]) -> tuple[np.ndarray, np
 def square_means(lin: np.ndarray, masks: np.ndarray) -> np.ndarray:
     """Mean log colour of each square's unmasked inner pixels; ``lin`` is linear RGB blocks
     (81, n, n, 3) and ``masks`` (81, n, n) booleans."""
-    logc = np.log(np.clip(lin, 0, None) + LOG_FLOOR)
+    # ``np.log(np.clip(lin, 0, None) + LOG_FLOOR)`` in the clipped copy's own memory.
+    logc = np.clip(lin, 0, None)
+    if isinstance(logc, np.ndarray) and logc.dtype.kind == "f":
+        np.add(logc, LOG_FLOOR, out=logc)
+        np.log(logc, out=logc)
+    else:
+        logc = np.log(logc + LOG_FLOOR)
     m = masks.astype(np.float32)
     # numpy sums over the pixel axes one pixel after another, 3 channels at a time (a short
     # inner loop, slow). The products laid out pixel-major, (n·n, 81, 3), are summed over

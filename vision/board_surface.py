@@ -50,7 +50,7 @@ from vision.board_fast import (
 )
 from vision.board_gaps import HUE_LAMP, mean3, spanned_gaps
 from vision.board_geometry import SIZE, BoardGeometry
-from vision.board_glare import MAX_SPOTS, MIN_AMPLITUDE, Spot, fit_spots, spot_map
+from vision.board_glare import MAX_SPOTS, MIN_AMPLITUDE, Spot, fit_spots, spot_light, spot_map
 from vision.board_hand_curves import MIN_PIECE as CURVE_PIECE
 from vision.board_hand_curves import beyond_curves
 from vision.board_hand_edges import MIN_PIECE as EDGE_PIECE
@@ -209,7 +209,12 @@ _VIEWS: dict[tuple[int, tuple[tuple[int, ...], ...]], View] = {}
 def predict(lighting: Lighting, view: View) -> tuple[np.ndarray, np.ndarray]:
     """Linear colour of bare board at every pixel, and where it is known."""
     log, known = lighting.predict_on(view.basis, view.classes)
-    return (np.exp(log) - LOG_FLOOR).clip(1e-4, None), known
+    # ``(np.exp(log) - LOG_FLOOR).clip(1e-4, None)`` in the log's own (fresh) memory: the
+    # same numbers without two more arrays of the view's size (a NaN stays NaN either way).
+    np.exp(log, out=log)
+    np.subtract(log, LOG_FLOOR, out=log)
+    np.maximum(log, 1e-4, out=log)
+    return log, known
 
 
 class Lamp(NamedTuple):
@@ -274,13 +279,17 @@ def _grey_excess(lin: np.ndarray, pred: np.ndarray) -> tuple[np.ndarray, np.ndar
     # numbers as ``excess = lin - pred``, ``off = excess - mean[..., None]`` and
     # ``csum(off * off)``, bit for bit (tests/test_board_speed_23g.py).
     e0, e1, e2 = (lin[..., c] - pred[..., c] for c in range(3))
-    mean = (e0 + e1 + e2) / 3
+    mean = _mean_of(e0, e1, e2)
     sq = None
     for e in (e0, e1, e2):
         np.subtract(e, mean, out=e)
         np.multiply(e, e, out=e)
         sq = e if sq is None else np.add(sq, e, out=sq)
-    return mean, np.sqrt(sq) < 0.43 * np.abs(mean) + 0.01
+    # ``np.sqrt(sq) < 0.43 * np.abs(mean) + 0.01``, each side in its own array's memory.
+    bound = np.abs(mean)
+    np.multiply(bound, 0.43, out=bound)
+    np.add(bound, 0.01, out=bound)
+    return mean, np.sqrt(sq, out=sq) < bound
 
 
 def judge_spots(
@@ -319,14 +328,14 @@ def _judged(
     pieces: np.ndarray | None = None,
 ) -> Lamp:
     """`judge_spots`, given where the excess over ``pred`` is grey."""
-    lin_mean, pred_mean = csum(lin) / 3, csum(pred) / 3
+    lin_mean, pred_mean = channel_mean(lin), channel_mean(pred)
     # Where a spot may be seen (hands say nothing), by colour of square: the same for
     # every spot and level, made once.
     seeing = (usable & grey) | saturated
     seeing_dark, seeing_light = seeing & (view.classes == 0), seeing & (view.classes == 1)
     kept, doubtful = [], []
     for s in spots:
-        bump = spot_map([s], lin_mean.shape)
+        bump = spot_light(s, lin_mean.shape)
         # How far each pixel is from board plus this spot; a clipped pixel only says that it
         # is at least as bright as white, which agrees if the spot predicts clipping.
         lit = pred_mean + bump
@@ -407,6 +416,27 @@ def csum(a: np.ndarray) -> np.ndarray:
     return a[..., 0] + a[..., 1] + a[..., 2]
 
 
+def channel_mean(a: np.ndarray) -> np.ndarray:
+    """``csum(a) / 3``: the mean over the 3 colour channels, in the sum's own memory."""
+    return _mean_of(a[..., 0], a[..., 1], a[..., 2])
+
+
+def _mean_of(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """``(a + b + c) / 3`` for float arrays of one shape and type, the sums and the quotient
+    made in the first sum's memory (the same operations in the same order)."""
+    out = a + b
+    if not (
+        isinstance(out, np.ndarray)
+        and out.dtype.kind == "f"
+        and isinstance(c, np.ndarray)
+        and (c.dtype, c.shape) == (out.dtype, out.shape)
+    ):
+        return (out + c) / 3
+    out += c
+    out /= 3
+    return out
+
+
 cmax = channel_max  # largest colour channel (the board modules' short name)
 
 
@@ -458,14 +488,29 @@ def _local_light(
     pp, pl, ps, ls = _light_sums(lin, pred) if sums is None else sums
     if sw is None:
         sw = _box(w, r)
-    a11 = _box(w * pp, r) + lam_a
+    # The sums below are those of ``a11 = _box(w * pp, r) + lam_a``, ``a22 = 3 * sw + lam_b``,
+    # ``det = a11 * a22 - a12 * a12``, ``np.where(np.abs(det) < 1e-12, 1e-12, det)`` and
+    # ``(r1 * a22 - a12 * r2) / det``, ``(a11 * r2 - a12 * r1) / det``, each made in the
+    # memory of a fresh array of its own (the same operations in the same order, the same
+    # numbers: tests/test_board_speed_25g.py), without a dozen more arrays of the view's size.
+    a11 = _box(w * pp, r)
+    a11 += lam_a
     a12 = _box(w * ps, r)
-    a22 = 3 * sw + lam_b
-    r1 = _box(w * pl, r) + lam_a
+    a22 = 3 * sw
+    a22 += lam_b
+    r1 = _box(w * pl, r)
+    r1 += lam_a
     r2 = _box(w * ls, r)
-    det = a11 * a22 - a12 * a12
-    det = np.where(np.abs(det) < 1e-12, 1e-12, det)
-    return (r1 * a22 - a12 * r2) / det, (a11 * r2 - a12 * r1) / det
+    det = a11 * a22
+    det -= a12 * a12
+    np.putmask(det, np.abs(det) < 1e-12, 1e-12)
+    a = r1 * a22
+    a -= a12 * r2
+    a /= det
+    b = a11 * r2
+    b -= a12 * r1
+    b /= det
+    return a, b
 
 
 def _noise(resid: np.ndarray, level: np.ndarray, sel: np.ndarray) -> np.ndarray:
