@@ -463,9 +463,14 @@ def spot_map(spots: list[Spot], shape: tuple[int, int]) -> np.ndarray:
 
 
 def spot_light(s: Spot, shape: tuple[int, int]) -> np.ndarray:
-    """``spot_map([s], shape)``, read-only: for a spot of positive amplitude the cached light
-    itself (0 + x is x, and such a spot's light is never -0.0), without adding it to zeros."""
-    return _spot_light(s, shape) if s.amplitude > 0 else spot_map([s], shape)
+    """``spot_map([s], shape)``, read-only: for a round spot of positive amplitude the cached
+    light itself (0 + x is x, and such a spot's light is never -0.0), without adding it to
+    zeros. (An elliptic spot's light is made in float64, which the map rounds to float32.)"""
+    if s.amplitude > 0:
+        light = _spot_light(s, shape)
+        if light.dtype == np.float32:
+            return light
+    return spot_map([s], shape)
 
 
 @lru_cache(maxsize=8)
