@@ -17,14 +17,18 @@ from vision import board_glare, board_lighting, board_surface
 from vision.board_fast import median
 from vision.board_glare import (
     ELLIPSE_GAIN,
+    FLANK_AMPLITUDE,
     ITERATIONS,
     MAX_ASPECT,
+    MAX_REJECTS,
+    MAX_SPOTS,
     MAX_WIDTH,
     MIN_AMPLITUDE,
     MIN_WIDTH,
     NARROW,
     OUTSIDE,
     OUTSIDE_NARROW,
+    SCALE,
     Spot,
     _disc,
     _held,
@@ -32,7 +36,7 @@ from vision.board_glare import (
     spot_light,
     spot_map,
 )
-from vision.board_lighting import LOG_FLOOR, Lighting
+from vision.board_lighting import CONSENSUS_TOL, LOG_FLOOR, Lighting
 from vision.board_surface import (
     SPOT_CONTRAST,
     SPOT_DOUBT,
@@ -256,6 +260,99 @@ def _elliptic_main(rest, m, uu, vv, s, p):
     return out
 
 
+def _fit_spots_main(excess, usable, ppu, elliptic=False, most=MAX_SPOTS):
+    small = cv2.resize(
+        excess.astype(np.float32), None, fx=1 / SCALE, fy=1 / SCALE, interpolation=cv2.INTER_AREA
+    )
+    m = cv2.resize(usable.astype(np.float32), None, fx=1 / SCALE, fy=1 / SCALE, interpolation=cv2.INTER_AREA)
+    m = (m > 0.99).astype(np.float32)
+    p = ppu / SCALE
+    h, w = small.shape
+    vv, uu = board_glare._grid(h, w)
+    model = np.zeros_like(small)
+    found: list[Spot] = []  # in the small view's pixels
+    # Where the excess is measured: a smoothed copy finds the peaks, the raw one fits them.
+    den = cv2.GaussianBlur(m, (0, 0), 0.15 * p)
+    measured = den > 0.3
+    den_floor = np.maximum(den, 1e-6)
+    blocked = np.zeros_like(m)  # peaks that did not make a spot (a hand's edge, a sticker)
+    # What is left of the excess, smoothed, and the companions' floor change only when a
+    # spot is added: a peak given up just blocks its place (the same numbers, made once).
+    rest = smoothed = floors = None
+    for _ in range(most + MAX_REJECTS):
+        if len(found) == most:
+            break
+        if rest is None or smoothed is None:
+            rest = small - model
+            smoothed = cv2.GaussianBlur(rest * m, (0, 0), 0.15 * p) / den_floor
+            floors = None
+        smooth = np.where(measured & (blocked == 0), smoothed, -1.0)
+        k = int(np.argmax(smooth))
+        cv, cu = divmod(k, w)
+        amp = float(smooth[cv, cu])
+        least = MIN_AMPLITUDE
+        flank = amp < MIN_AMPLITUDE
+        if flank and found and floors is None:
+            floors = board_glare._companion_floor(found, uu, vv)
+        floor = floors if flank and found else None
+        near = None if floor is None else np.where(smooth >= floor, smooth, -1.0)
+        if floor is not None and near is not None and float(near.max()) > 0:
+            # Two overlapping reflections are first fitted as one spot; what the strong one
+            # leaves beside it is fainter than a spot on its own, and as real.
+            k = int(np.argmax(near))
+            cv, cu = divmod(k, w)
+            amp, least, flank = float(smooth[cv, cu]), float(floor[cv, cu]), False
+        elif flank:
+            # A spot centred off the board shows only its flank, fainter than its peak: a
+            # faint bump at the board's edge is tried, and kept only if centred off the board.
+            k = int(np.argmax(np.where(board_glare._edge_band(h, w, p), smooth, -1.0)))
+            cv, cu = divmod(k, w)
+            amp = float(smooth[cv, cu])
+            if amp < FLANK_AMPLITUDE:
+                break
+        # Start from the half-height area of the peak, then refine.
+        half = ((smooth > amp / 2) & measured).astype(np.uint8)
+        width = max(MIN_WIDTH * p, float(np.sqrt(board_glare._area_around(half, cu, cv) / np.pi)) / 1.177)
+        spot = board_glare._refine(rest, m, uu, vv, Spot(float(cu), float(cv), width, amp), p, least)
+        if spot is not None and flank and 0 <= spot.u <= w and 0 <= spot.v <= h:
+            spot = None  # a faint bump on the board is noise or a misfit, not a flank
+        if spot is not None and least < MIN_AMPLITUDE and not board_glare._beside(spot, found):
+            spot = None  # a faint companion must stay beside its strong spot
+        if spot is None:
+            cv2.circle(blocked, (cu, cv), max(2, round(2 * width)), 1.0, -1)
+            continue
+        found.append(spot)
+        model += spot.amplitude * board_glare._grid_bump((h, w), spot)
+        rest = None
+    # Then each spot is refined as an ellipse, the others' light taken away: the spots found
+    # stay the same, only their shapes improve.
+    for k, spot in enumerate(found if elliptic else []):
+        if spot.amplitude < MIN_AMPLITUDE:
+            continue  # a faint flank or companion: its shape is not worth the time
+        others = model - spot.amplitude * board_glare._grid_bump((h, w), spot)
+        found[k] = board_glare._elliptic(small - others, m, uu, vv, spot, p)
+        model = others + found[k].amplitude * board_glare._grid_bump((h, w), found[k])
+    return [s._replace(u=s.u * SCALE, v=s.v * SCALE, width=s.width * SCALE) for s in found]
+
+
+def _consensus_main(xy, y, usable, X=None):  # X: the new form's argument, unused
+    X = board_lighting.design(xy[:, 0], xy[:, 1])[:, :3]
+    idx = np.flatnonzero(usable)
+    if len(idx) < 5:
+        return usable.astype(float)
+    samples = idx[board_lighting._trial_triples(len(idx))]  # (T, 3) distinct squares per trial
+    A = X[samples]  # (T, 3, 3)
+    ok = np.abs(np.linalg.det(A)) > 1e-6
+    if not ok.any():
+        return usable.astype(float)
+    betas = np.linalg.solve(A[ok], y[samples[ok]])  # (T, 3, 3): per trial, basis × channel
+    diff = y[None] - np.matmul(X[None], betas)  # (T, 81, 3)
+    sq = diff * diff
+    err = np.sqrt((sq[..., 0] + sq[..., 1] + sq[..., 2]) / 3)  # .sum(axis=2), bit for bit, faster
+    inliers = usable[None] & (err < CONSENSUS_TOL)
+    return inliers[int(np.argmax(inliers.sum(axis=1)))].astype(float)
+
+
 # ---- generated inputs ----
 
 
@@ -426,10 +523,49 @@ def test_spot_light_is_its_map(h, w, u, v, width, amplitude, aspect):
     assert _same(spot_light(s, (h, w)), spot_map([s], (h, w)))
 
 
+@settings(max_examples=60, deadline=None)
+@given(
+    size=st.integers(30, 120),
+    count=st.integers(0, 5),
+    holes=st.floats(0.0, 0.5),
+    elliptic=st.booleans(),
+    most=st.integers(1, 3),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_fit_spots_is_main(size, count, holes, elliptic, most, seed):
+    """The greedy spot search (the model left unmade where nothing reads it), round or
+    elliptic, with room for fewer spots than the view shows."""
+    rng = np.random.default_rng(seed)
+    excess = _bumps(rng, size, size, count)
+    usable = cv2.GaussianBlur(rng.random((size, size)).astype(np.float32), (0, 0), 3) >= holes * 0.6
+    p = size / 9
+    assert _same(
+        board_glare.fit_spots(excess, usable, p, elliptic, most),
+        _fit_spots_main(excess, usable, p, elliptic, most),
+    )
+
+
+@settings(max_examples=60, deadline=None)
+@given(bare=st.floats(0.0, 1.0), spread=st.floats(0.01, 1.0), seed=st.integers(0, 2**32 - 1))
+def test_consensus_is_main(bare, spread, seed):
+    """The consensus plane's squares, given the layout's basis, on planes with outliers."""
+    from vision.board_geometry import DEFAULT_GEOMETRY
+
+    rng = np.random.default_rng(seed)
+    _, xy, X = board_lighting._square_layout(DEFAULT_GEOMETRY.classes)
+    y = X[:, :3] @ rng.normal(0, 0.5, (3, 3)) + rng.normal(0, 0.03, (81, 3))
+    y[rng.random(81) > bare] += rng.normal(0, spread, 3)
+    usable = rng.random(81) < 0.8
+    assert _same(board_lighting._consensus(xy, y, usable, X), _consensus_main(xy, y, usable))
+    assert _same(board_lighting._consensus(xy, y, usable), _consensus_main(xy, y, usable))
+
+
 # ---- real reads ----
 
 _REPLACED = {
     "predict": board_surface,
+    "fit_spots": board_glare,
+    "_consensus": board_lighting,
     "square_means": board_lighting,
     "_grey_excess": board_surface,
     "_judged": board_surface,
@@ -439,6 +575,8 @@ _REPLACED = {
 }
 _MAIN = {
     "predict": _predict_main,
+    "fit_spots": _fit_spots_main,
+    "_consensus": _consensus_main,
     "square_means": _square_means_main,
     "_grey_excess": _grey_excess_main,
     "_judged": _judged_main,
@@ -468,8 +606,8 @@ def real_inputs():
     mp = pytest.MonkeyPatch()
     for name, module in _REPLACED.items():
         fn = getattr(module, name)
-        for m in (module, board_squares):
-            if hasattr(m, name):
+        for m in (module, board_squares, board_surface):
+            if getattr(m, name, None) is fn:
                 mp.setattr(m, name, recording(name, fn))
     try:
         for i in (5, 41, 74, 15):

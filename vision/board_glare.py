@@ -162,7 +162,8 @@ def fit_spots(
             cv2.circle(blocked, (cu, cv), max(2, round(2 * width)), 1.0, -1)
             continue
         found.append(spot)
-        model += spot.amplitude * _grid_bump((h, w), spot)
+        if len(found) < most or elliptic:  # else the model is not looked at again
+            model += spot.amplitude * _grid_bump((h, w), spot)
         rest = None
     # Then each spot is refined as an ellipse, the others' light taken away: the spots found
     # stay the same, only their shapes improve.
@@ -171,7 +172,8 @@ def fit_spots(
             continue  # a faint flank or companion: its shape is not worth the time
         others = model - spot.amplitude * _grid_bump((h, w), spot)
         found[k] = _elliptic(small - others, m, uu, vv, spot, p)
-        model = others + found[k].amplitude * _grid_bump((h, w), found[k])
+        if k < len(found) - 1:  # the last spot's model is not looked at again
+            model = others + found[k].amplitude * _grid_bump((h, w), found[k])
     return [s._replace(u=s.u * SCALE, v=s.v * SCALE, width=s.width * SCALE) for s in found]
 
 

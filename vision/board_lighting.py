@@ -144,9 +144,10 @@ def _trial_triples(n: int) -> np.ndarray:
     return out
 
 
-def _consensus(xy: np.ndarray, y: np.ndarray, usable: np.ndarray) -> np.ndarray:
-    """Squares agreeing with the best plane through random triples (seeded: reproducible)."""
-    X = design(xy[:, 0], xy[:, 1])[:, :3]
+def _consensus(xy: np.ndarray, y: np.ndarray, usable: np.ndarray, X: np.ndarray | None = None) -> np.ndarray:
+    """Squares agreeing with the best plane through random triples (seeded: reproducible).
+    ``X``: ``design(xy[:, 0], xy[:, 1])``, if made (the layout's, `_square_layout`)."""
+    X = (design(xy[:, 0], xy[:, 1]) if X is None else X)[:, :3]
     idx = np.flatnonzero(usable)
     if len(idx) < 5:
         return usable.astype(float)
@@ -156,9 +157,16 @@ def _consensus(xy: np.ndarray, y: np.ndarray, usable: np.ndarray) -> np.ndarray:
     if not ok.any():
         return usable.astype(float)
     betas = np.linalg.solve(A[ok], y[samples[ok]])  # (T, 3, 3): per trial, basis × channel
-    diff = y[None] - np.matmul(X[None], betas)  # (T, 81, 3)
-    sq = diff * diff
-    err = np.sqrt((sq[..., 0] + sq[..., 1] + sq[..., 2]) / 3)  # .sum(axis=2), bit for bit, faster
+    # ``diff = y[None] - np.matmul(X[None], betas)`` (T, 81, 3), squared, and the root of the
+    # channels' mean square (``.sum(axis=2)`` as a sum, bit for bit), each in the memory of
+    # the array before it.
+    sq = np.matmul(X[None], betas)
+    np.subtract(y[None], sq, out=sq)
+    np.multiply(sq, sq, out=sq)
+    err = sq[..., 0] + sq[..., 1]
+    err += sq[..., 2]
+    err /= 3
+    np.sqrt(err, out=err)
     inliers = usable[None] & (err < CONSENSUS_TOL)
     return inliers[int(np.argmax(inliers.sum(axis=1)))].astype(float)
 
@@ -177,7 +185,7 @@ def fit_lighting(means: np.ndarray, ok: np.ndarray, geometry: BoardGeometry) -> 
     y = means.copy()
     for c, off in offsets.items():
         y[classes == c] -= off
-    w = _consensus(xy, y, use)
+    w = _consensus(xy, y, use, X)
     ridge = np.zeros((3, 6))
     ridge[0, 3] = ridge[1, 4] = ridge[2, 5] = np.sqrt(CURVATURE_RIDGE)
     field = np.zeros((6, 3))
