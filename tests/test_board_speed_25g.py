@@ -560,6 +560,49 @@ def test_consensus_is_main(bare, spread, seed):
     assert _same(board_lighting._consensus(xy, y, usable), _consensus_main(xy, y, usable))
 
 
+@settings(max_examples=80, deadline=None)
+@given(
+    ppu=st.sampled_from([6, 12]),
+    spots=st.lists(
+        st.tuples(
+            st.floats(-40, 150),
+            st.floats(-40, 150),
+            st.floats(0.3, 60),
+            st.sampled_from([0.3, 0.05, 0.01, 0.0, -0.1, float("nan")]),
+            st.sampled_from([1.0, 1.2, MAX_ASPECT]),
+        ),
+        max_size=3,
+    ),
+    sat=st.floats(0.0, 0.2),
+    hand=st.booleans(),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_judged_in_its_box_is_main(ppu, spots, sat, hand, seed):
+    """The spots' judgement made in the box each lights (`_lit_box`): spots on and off the
+    view, narrow and wide, round and elliptic, of no or negative amplitude, over board with
+    clipped pixels, a pale patch and pieces."""
+    from vision.board_geometry import DEFAULT_GEOMETRY
+
+    rng = np.random.default_rng(seed)
+    view = View.of(DEFAULT_GEOMETRY, ppu)
+    n = 9 * ppu
+    pred = np.where((view.classes == 1)[..., None], 0.6, 0.1).astype(np.float32) * rng.uniform(0.5, 1.5, 3)
+    pred = pred.astype(np.float32)
+    spots = [Spot(u, v, w, a, asp, 0.4) for u, v, w, a, asp in spots]
+    lamp = spot_map([t for t in spots if t.amplitude > 0], (n, n))
+    lin = (pred + lamp[..., None] * rng.uniform(0.8, 1.2) + rng.normal(0, 0.01, pred.shape)).astype(
+        np.float32
+    )
+    if hand:
+        lin[n // 3 : n // 2, n // 4 : n // 2] = 0.45
+    saturated = rng.random((n, n)) < sat
+    grey = rng.random((n, n)) < 0.9
+    usable = rng.random((n, n)) < 0.95
+    pieces = rng.random((n, n)) < 0.05 if hand else None
+    args = (spots, lin, pred, grey, usable, saturated, view, pieces)
+    assert _same(board_surface._judged(*args), _judged_main(*args))
+
+
 # ---- real reads ----
 
 _REPLACED = {

@@ -26,6 +26,7 @@ A square is then judged by `free_fraction`: could a piece be hidden on it? See
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -328,22 +329,26 @@ def _judged(
     pieces: np.ndarray | None = None,
 ) -> Lamp:
     """`judge_spots`, given where the excess over ``pred`` is grey."""
-    lin_mean, pred_mean = channel_mean(lin), channel_mean(pred)
     # Where a spot may be seen (hands say nothing), by colour of square: the same for
     # every spot and level, made once.
     seeing = (usable & grey) | saturated
     seeing_dark, seeing_light = seeing & (view.classes == 0), seeing & (view.classes == 1)
     kept, doubtful = [], []
     for s in spots:
-        bump = spot_light(s, lin_mean.shape)
+        # Only the pixels the spot lights with a tenth of its amplitude or more are looked at
+        # below (every level is at least that): all of them lie in `_lit_box`, and each number
+        # is made there from the same pixels in the same order as over the whole view.
+        box = _lit_box(s, lin.shape)
+        bump = spot_light(s, lin.shape[:2])[box]
+        lin_mean, pred_mean = channel_mean(lin[box]), channel_mean(pred[box])
         # How far each pixel is from board plus this spot; a clipped pixel only says that it
         # is at least as bright as white, which agrees if the spot predicts clipping.
         lit = pred_mean + bump
-        gap = _at_saturated(lin_mean - lit, saturated, 1.0, lit)
+        gap = _at_saturated(lin_mean - lit, saturated[box], 1.0, lit)
         witnessed = False
         for level in (0.5, 0.25, 0.1):  # the spot's core, or its skirt for a narrow one
             under = bump > level * s.amplitude
-            dark, light = seeing_dark & under, seeing_light & under
+            dark, light = seeing_dark[box] & under, seeing_light[box] & under
             if np.count_nonzero(dark) >= 10 and np.count_nonzero(light) >= 10:
                 # Each colour must show the spot's light to witness it. Where a colour sees
                 # only the far skirt, "the light is there" holds within the model's error
@@ -357,7 +362,7 @@ def _judged(
             # Only one colour of square under it (a corner square, the edge), or the other
             # only under its skirt: the contrast cannot tell lamp light from a cloth, but a
             # cloth is not a Gaussian bump.
-            if _lone_spot(s, bump, gap, seeing & under, view, pieces):
+            if _lone_spot(s, bump, gap, seeing[box] & under, view, pieces, box):
                 kept.append(s)
             continue
         gap_dark, gap_light = median(gap[dark]), median(gap[light])
@@ -379,18 +384,25 @@ def _judged(
 
 
 def _lone_spot(
-    s: Spot, bump: np.ndarray, gap: np.ndarray, core: np.ndarray, view: View, pieces: np.ndarray | None = None
+    s: Spot,
+    bump: np.ndarray,
+    gap: np.ndarray,
+    core: np.ndarray,
+    view: View,
+    pieces: np.ndarray | None = None,
+    box: tuple[slice, slice] = (slice(None), slice(None)),
 ) -> bool:
     """A spot over one colour of square only is kept if it is plainly a spot: its light
     fills the board pixels it claims (none of them taken by anything else) and it fits
     them as closely as a lamp's reflection does (a cloth's excess is flat with a sharp edge).
+    ``bump``, ``gap`` and ``core`` may be the view's ``box`` only (`_lit_box`).
 
     The decoded pieces' footprint (``pieces``) is not board it claims: a reflection over
     the middle square, its neighbours of the other colour under pieces, lights the board
     left between them only (tune 1443, 1475)."""
-    region = (bump > 0.1 * s.amplitude) & ~view.line
+    region = (bump > 0.1 * s.amplitude) & ~view.line[box]
     if pieces is not None:
-        region &= ~pieces
+        region &= ~pieces[box]
     n = int(core.sum())
     if n < LONE_PIXELS or n < LONE_FILL * int(region.sum()):
         return False
@@ -399,6 +411,23 @@ def _lone_spot(
         float(median(g)) <= LONE_FIT * s.amplitude
         and float(np.quantile(g, 0.9)) <= 2 * LONE_FIT * s.amplitude
     )
+
+
+def _lit_box(s: Spot, shape: tuple[int, ...]) -> tuple[slice, slice]:
+    """The rows and columns of a view of ``shape`` holding every pixel spot ``s`` lights with
+    more than a tenth of its amplitude: within sqrt(2 ln 10) < 2.15 long widths of its centre,
+    2 px to spare (far more than the float rounding of its light). The whole view if the
+    spot's amplitude is not positive or its shape not finite."""
+    whole = (slice(None), slice(None))
+    if not (s.amplitude > 0 and math.isfinite(s.amplitude) and s.aspect > 0):
+        return whole
+    reach = 2.15 * s.width * math.sqrt(max(s.aspect, 1 / s.aspect)) + 2
+    if not (math.isfinite(reach) and math.isfinite(s.u) and math.isfinite(s.v)):
+        return whole
+    h, w = shape[:2]
+    v0, v1 = min(h, max(0, math.floor(s.v - reach))), max(0, min(h, math.ceil(s.v + reach) + 1))
+    u0, u1 = min(w, max(0, math.floor(s.u - reach))), max(0, min(w, math.ceil(s.u + reach) + 1))
+    return slice(v0, max(v0, v1)), slice(u0, max(u0, u1))
 
 
 def _at_saturated(values: np.ndarray, saturated: np.ndarray, ceiling: float, model: np.ndarray) -> np.ndarray:
