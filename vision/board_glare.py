@@ -162,7 +162,8 @@ def fit_spots(
             cv2.circle(blocked, (cu, cv), max(2, round(2 * width)), 1.0, -1)
             continue
         found.append(spot)
-        model += spot.amplitude * _grid_bump((h, w), spot)
+        if len(found) < most or elliptic:  # else the model is not looked at again
+            model += spot.amplitude * _grid_bump((h, w), spot)
         rest = None
     # Then each spot is refined as an ellipse, the others' light taken away: the spots found
     # stay the same, only their shapes improve.
@@ -171,7 +172,8 @@ def fit_spots(
             continue  # a faint flank or companion: its shape is not worth the time
         others = model - spot.amplitude * _grid_bump((h, w), spot)
         found[k] = _elliptic(small - others, m, uu, vv, spot, p)
-        model = others + found[k].amplitude * _grid_bump((h, w), found[k])
+        if k < len(found) - 1:  # the last spot's model is not looked at again
+            model = others + found[k].amplitude * _grid_bump((h, w), found[k])
     return [s._replace(u=s.u * SCALE, v=s.v * SCALE, width=s.width * SCALE) for s in found]
 
 
@@ -228,7 +230,10 @@ def _refine(
         if disc is None:
             return None
         du, dv, r2, seen = disc
-        g = np.exp(-r2 / (2 * wd * wd))
+        # ``np.exp(-r2 / (2 * wd * wd))`` in the quotient's memory (a negated quotient is
+        # the quotient by the negated divisor, bit for bit).
+        g = np.divide(r2, -(2 * wd * wd))
+        np.exp(g, out=g)
         ag = amp * g
         res = seen - ag
         # The Jacobian's columns g, ag·du/wd², ag·dv/wd², ag·r2/wd³ written in place (the
@@ -346,26 +351,29 @@ def _elliptic(rest: np.ndarray, m: np.ndarray, uu: np.ndarray, vv: np.ndarray, s
     cu, cv, amp = s.u, s.v, s.amplitude
     q = np.array([1 / s.width**2, 0.0, 1 / s.width**2])  # inverse covariance: uu, uv, vv
     reach = 3.5 * s.width
-    near = ((uu - cu) ** 2 + (vv - cv) ** 2 < reach**2) & (m > 0)
-    if near.sum() < 24:
+    # The pixels within reach, found in the box around the disc only (`_disc_box`): the same
+    # pixels in the same order as over the whole view, each one's numbers its own.
+    box = _disc_box(cu, cv, reach, rest.shape)
+    if box is None:
         return s
-    u_near, v_near, rest_near = uu[near], vv[near], rest[near]
+    near = ((uu[box] - cu) ** 2 + (vv[box] - cv) ** 2 < reach**2) & (m[box] > 0)
+    if np.count_nonzero(near) < 24:
+        return s
+    u_near, v_near, rest_near = uu[box][near], vv[box][near], rest[box][near]
     for _ in range(ITERATIONS):
         du, dv = u_near - cu, v_near - cv
         g = np.exp(-0.5 * (q[0] * du * du + 2 * q[1] * du * dv + q[2] * dv * dv))
         res = rest_near - amp * g
         ag = amp * g
-        J = np.stack(
-            [
-                g,
-                ag * (q[0] * du + q[1] * dv),
-                ag * (q[1] * du + q[2] * dv),
-                -0.5 * ag * du * du,
-                -ag * du * dv,
-                -0.5 * ag * dv * dv,
-            ],
-            1,
-        )
+        # The Jacobian's six columns written into one array: the numbers ``np.stack`` of
+        # them gave.
+        J = np.empty((g.size, 6), g.dtype)
+        J[:, 0] = g
+        J[:, 1] = ag * (q[0] * du + q[1] * dv)
+        J[:, 2] = ag * (q[1] * du + q[2] * dv)
+        J[:, 3] = -0.5 * ag * du * du
+        J[:, 4] = -ag * du * dv
+        J[:, 5] = -0.5 * ag * dv * dv
         step = _tukey_step(J, res)
         if step is None:
             return s
@@ -395,8 +403,8 @@ def _elliptic(rest: np.ndarray, m: np.ndarray, uu: np.ndarray, vv: np.ndarray, s
     out = Spot(cu, cv, float(np.sqrt(long_w * short_w)), amp, float(long_w / short_w), angle)
     # Kept only if it explains the light around it clearly better than the round spot did
     # (robust loss over the same pixels, at the round fit's noise scale).
-    before = rest[near] - s.amplitude * _bump(uu[near], vv[near], s)
-    after = rest[near] - out.amplitude * _bump(uu[near], vv[near], out)
+    before = rest_near - s.amplitude * _bump(u_near, v_near, s)
+    after = rest_near - out.amplitude * _bump(u_near, v_near, out)
     c = 4.685 * max(1.4826 * float(median(np.abs(before))), 0.004)
     gain = _tukey(after, c) / max(_tukey(before, c), 1e-12)
     if gain > ELLIPSE_GAIN:
@@ -454,6 +462,17 @@ def spot_map(spots: list[Spot], shape: tuple[int, int]) -> np.ndarray:
     for s in spots:
         out += _spot_light(s, shape)
     return out
+
+
+def spot_light(s: Spot, shape: tuple[int, int]) -> np.ndarray:
+    """``spot_map([s], shape)``, read-only: for a round spot of positive amplitude the cached
+    light itself (0 + x is x, and such a spot's light is never -0.0), without adding it to
+    zeros. (An elliptic spot's light is made in float64, which the map rounds to float32.)"""
+    if s.amplitude > 0:
+        light = _spot_light(s, shape)
+        if light.dtype == np.float32:
+            return light
+    return spot_map([s], shape)
 
 
 @lru_cache(maxsize=8)

@@ -71,8 +71,12 @@ class Lighting:
         for c, off in self.offsets.items():
             table[c] = off
             known_table[c] = True
-        # np.take: the same rows as ``table[classes]``, several times faster.
-        return basis @ self.field.astype(basis.dtype) + np.take(table, classes, axis=0), known_table[classes]
+        # np.take: the same rows as ``table[classes]``, several times faster; added in the
+        # product's own (fresh) memory where the two have one shape and type: the same sums.
+        log, offsets = basis @ self.field.astype(basis.dtype), np.take(table, classes, axis=0)
+        if log.shape == offsets.shape and log.dtype == offsets.dtype:
+            return np.add(log, offsets, out=log), known_table[classes]
+        return log + offsets, known_table[classes]
 
 
 def checker_contrast(
@@ -140,9 +144,10 @@ def _trial_triples(n: int) -> np.ndarray:
     return out
 
 
-def _consensus(xy: np.ndarray, y: np.ndarray, usable: np.ndarray) -> np.ndarray:
-    """Squares agreeing with the best plane through random triples (seeded: reproducible)."""
-    X = design(xy[:, 0], xy[:, 1])[:, :3]
+def _consensus(xy: np.ndarray, y: np.ndarray, usable: np.ndarray, X: np.ndarray | None = None) -> np.ndarray:
+    """Squares agreeing with the best plane through random triples (seeded: reproducible).
+    ``X``: ``design(xy[:, 0], xy[:, 1])``, if made (the layout's, `_square_layout`)."""
+    X = (design(xy[:, 0], xy[:, 1]) if X is None else X)[:, :3]
     idx = np.flatnonzero(usable)
     if len(idx) < 5:
         return usable.astype(float)
@@ -152,9 +157,16 @@ def _consensus(xy: np.ndarray, y: np.ndarray, usable: np.ndarray) -> np.ndarray:
     if not ok.any():
         return usable.astype(float)
     betas = np.linalg.solve(A[ok], y[samples[ok]])  # (T, 3, 3): per trial, basis × channel
-    diff = y[None] - np.matmul(X[None], betas)  # (T, 81, 3)
-    sq = diff * diff
-    err = np.sqrt((sq[..., 0] + sq[..., 1] + sq[..., 2]) / 3)  # .sum(axis=2), bit for bit, faster
+    # ``diff = y[None] - np.matmul(X[None], betas)`` (T, 81, 3), squared, and the root of the
+    # channels' mean square (``.sum(axis=2)`` as a sum, bit for bit), each in the memory of
+    # the array before it.
+    sq = np.matmul(X[None], betas)
+    np.subtract(y[None], sq, out=sq)
+    np.multiply(sq, sq, out=sq)
+    err = sq[..., 0] + sq[..., 1]
+    err += sq[..., 2]
+    err /= 3
+    np.sqrt(err, out=err)
     inliers = usable[None] & (err < CONSENSUS_TOL)
     return inliers[int(np.argmax(inliers.sum(axis=1)))].astype(float)
 
@@ -173,7 +185,7 @@ def fit_lighting(means: np.ndarray, ok: np.ndarray, geometry: BoardGeometry) -> 
     y = means.copy()
     for c, off in offsets.items():
         y[classes == c] -= off
-    w = _consensus(xy, y, use)
+    w = _consensus(xy, y, use, X)
     ridge = np.zeros((3, 6))
     ridge[0, 3] = ridge[1, 4] = ridge[2, 5] = np.sqrt(CURVATURE_RIDGE)
     field = np.zeros((6, 3))
@@ -219,7 +231,13 @@ def _square_layout(classes: tuple[tuple[int, ...], ...]) -> tuple[np.ndarray, np
 def square_means(lin: np.ndarray, masks: np.ndarray) -> np.ndarray:
     """Mean log colour of each square's unmasked inner pixels; ``lin`` is linear RGB blocks
     (81, n, n, 3) and ``masks`` (81, n, n) booleans."""
-    logc = np.log(np.clip(lin, 0, None) + LOG_FLOOR)
+    # ``np.log(np.clip(lin, 0, None) + LOG_FLOOR)`` in the clipped copy's own memory.
+    logc = np.clip(lin, 0, None)
+    if isinstance(logc, np.ndarray) and logc.dtype.kind == "f":
+        np.add(logc, LOG_FLOOR, out=logc)
+        np.log(logc, out=logc)
+    else:
+        logc = np.log(logc + LOG_FLOOR)
     m = masks.astype(np.float32)
     # numpy sums over the pixel axes one pixel after another, 3 channels at a time (a short
     # inner loop, slow). The products laid out pixel-major, (n·n, 81, 3), are summed over

@@ -26,6 +26,7 @@ A square is then judged by `free_fraction`: could a piece be hidden on it? See
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -52,7 +53,7 @@ from vision.board_fast import (
 )
 from vision.board_gaps import HUE_LAMP, mean3, spanned_gaps
 from vision.board_geometry import SIZE, BoardGeometry
-from vision.board_glare import MAX_SPOTS, MIN_AMPLITUDE, Spot, fit_spots, spot_map
+from vision.board_glare import MAX_SPOTS, MIN_AMPLITUDE, Spot, fit_spots, spot_light, spot_map
 from vision.board_hand_curves import MIN_PIECE as CURVE_PIECE
 from vision.board_hand_curves import beyond_curves
 from vision.board_hand_edges import MIN_PIECE as EDGE_PIECE
@@ -211,7 +212,12 @@ _VIEWS: dict[tuple[int, tuple[tuple[int, ...], ...]], View] = {}
 def predict(lighting: Lighting, view: View) -> tuple[np.ndarray, np.ndarray]:
     """Linear colour of bare board at every pixel, and where it is known."""
     log, known = lighting.predict_on(view.basis, view.classes)
-    return (np.exp(log) - LOG_FLOOR).clip(1e-4, None), known
+    # ``(np.exp(log) - LOG_FLOOR).clip(1e-4, None)`` in the log's own (fresh) memory: the
+    # same numbers without two more arrays of the view's size (a NaN stays NaN either way).
+    np.exp(log, out=log)
+    np.subtract(log, LOG_FLOOR, out=log)
+    np.maximum(log, 1e-4, out=log)
+    return log, known
 
 
 class Lamp(NamedTuple):
@@ -276,13 +282,17 @@ def _grey_excess(lin: np.ndarray, pred: np.ndarray) -> tuple[np.ndarray, np.ndar
     # numbers as ``excess = lin - pred``, ``off = excess - mean[..., None]`` and
     # ``csum(off * off)``, bit for bit (tests/test_board_speed_23g.py).
     e0, e1, e2 = (lin[..., c] - pred[..., c] for c in range(3))
-    mean = (e0 + e1 + e2) / 3
+    mean = _mean_of(e0, e1, e2)
     sq = None
     for e in (e0, e1, e2):
         np.subtract(e, mean, out=e)
         np.multiply(e, e, out=e)
         sq = e if sq is None else np.add(sq, e, out=sq)
-    return mean, np.sqrt(sq) < 0.43 * np.abs(mean) + 0.01
+    # ``np.sqrt(sq) < 0.43 * np.abs(mean) + 0.01``, each side in its own array's memory.
+    bound = np.abs(mean)
+    np.multiply(bound, 0.43, out=bound)
+    np.add(bound, 0.01, out=bound)
+    return mean, np.sqrt(sq, out=sq) < bound
 
 
 def judge_spots(
@@ -321,22 +331,26 @@ def _judged(
     pieces: np.ndarray | None = None,
 ) -> Lamp:
     """`judge_spots`, given where the excess over ``pred`` is grey."""
-    lin_mean, pred_mean = csum(lin) / 3, csum(pred) / 3
     # Where a spot may be seen (hands say nothing), by colour of square: the same for
     # every spot and level, made once.
     seeing = (usable & grey) | saturated
     seeing_dark, seeing_light = seeing & (view.classes == 0), seeing & (view.classes == 1)
     kept, doubtful = [], []
     for s in spots:
-        bump = spot_map([s], lin_mean.shape)
+        # Only the pixels the spot lights with a tenth of its amplitude or more are looked at
+        # below (every level is at least that): all of them lie in `_lit_box`, and each number
+        # is made there from the same pixels in the same order as over the whole view.
+        box = _lit_box(s, lin.shape)
+        bump = spot_light(s, lin.shape[:2])[box]
+        lin_mean, pred_mean = channel_mean(lin[box]), channel_mean(pred[box])
         # How far each pixel is from board plus this spot; a clipped pixel only says that it
         # is at least as bright as white, which agrees if the spot predicts clipping.
         lit = pred_mean + bump
-        gap = _at_saturated(lin_mean - lit, saturated, 1.0, lit)
+        gap = _at_saturated(lin_mean - lit, saturated[box], 1.0, lit)
         witnessed = False
         for level in (0.5, 0.25, 0.1):  # the spot's core, or its skirt for a narrow one
             under = bump > level * s.amplitude
-            dark, light = seeing_dark & under, seeing_light & under
+            dark, light = seeing_dark[box] & under, seeing_light[box] & under
             if np.count_nonzero(dark) >= 10 and np.count_nonzero(light) >= 10:
                 # Each colour must show the spot's light to witness it. Where a colour sees
                 # only the far skirt, "the light is there" holds within the model's error
@@ -350,7 +364,7 @@ def _judged(
             # Only one colour of square under it (a corner square, the edge), or the other
             # only under its skirt: the contrast cannot tell lamp light from a cloth, but a
             # cloth is not a Gaussian bump.
-            if _lone_spot(s, bump, gap, seeing & under, view, pieces):
+            if _lone_spot(s, bump, gap, seeing[box] & under, view, pieces, box):
                 kept.append(s)
             continue
         gap_dark, gap_light = median(gap[dark]), median(gap[light])
@@ -372,18 +386,25 @@ def _judged(
 
 
 def _lone_spot(
-    s: Spot, bump: np.ndarray, gap: np.ndarray, core: np.ndarray, view: View, pieces: np.ndarray | None = None
+    s: Spot,
+    bump: np.ndarray,
+    gap: np.ndarray,
+    core: np.ndarray,
+    view: View,
+    pieces: np.ndarray | None = None,
+    box: tuple[slice, slice] = (slice(None), slice(None)),
 ) -> bool:
     """A spot over one colour of square only is kept if it is plainly a spot: its light
     fills the board pixels it claims (none of them taken by anything else) and it fits
     them as closely as a lamp's reflection does (a cloth's excess is flat with a sharp edge).
+    ``bump``, ``gap`` and ``core`` may be the view's ``box`` only (`_lit_box`).
 
     The decoded pieces' footprint (``pieces``) is not board it claims: a reflection over
     the middle square, its neighbours of the other colour under pieces, lights the board
     left between them only (tune 1443, 1475)."""
-    region = (bump > 0.1 * s.amplitude) & ~view.line
+    region = (bump > 0.1 * s.amplitude) & ~view.line[box]
     if pieces is not None:
-        region &= ~pieces
+        region &= ~pieces[box]
     n = int(core.sum())
     if n < LONE_PIXELS or n < LONE_FILL * int(region.sum()):
         return False
@@ -392,6 +413,23 @@ def _lone_spot(
         float(median(g)) <= LONE_FIT * s.amplitude
         and float(np.quantile(g, 0.9)) <= 2 * LONE_FIT * s.amplitude
     )
+
+
+def _lit_box(s: Spot, shape: tuple[int, ...]) -> tuple[slice, slice]:
+    """The rows and columns of a view of ``shape`` holding every pixel spot ``s`` lights with
+    more than a tenth of its amplitude: within sqrt(2 ln 10) < 2.15 long widths of its centre,
+    2 px to spare (far more than the float rounding of its light). The whole view if the
+    spot's amplitude is not positive or its shape not finite."""
+    whole = (slice(None), slice(None))
+    if not (s.amplitude > 0 and math.isfinite(s.amplitude) and s.aspect > 0):
+        return whole
+    reach = 2.15 * s.width * math.sqrt(max(s.aspect, 1 / s.aspect)) + 2
+    if not (math.isfinite(reach) and math.isfinite(s.u) and math.isfinite(s.v)):
+        return whole
+    h, w = shape[:2]
+    v0, v1 = min(h, max(0, math.floor(s.v - reach))), max(0, min(h, math.ceil(s.v + reach) + 1))
+    u0, u1 = min(w, max(0, math.floor(s.u - reach))), max(0, min(w, math.ceil(s.u + reach) + 1))
+    return slice(v0, max(v0, v1)), slice(u0, max(u0, u1))
 
 
 def _at_saturated(values: np.ndarray, saturated: np.ndarray, ceiling: float, model: np.ndarray) -> np.ndarray:
@@ -405,6 +443,27 @@ def _at_saturated(values: np.ndarray, saturated: np.ndarray, ceiling: float, mod
 
 
 csum = channel_sum  # the sum over the colour channels (numpy reduces a short last axis slowly)
+
+
+def channel_mean(a: np.ndarray) -> np.ndarray:
+    """``csum(a) / 3``: the mean over the 3 colour channels, in the sum's own memory."""
+    return _mean_of(a[..., 0], a[..., 1], a[..., 2])
+
+
+def _mean_of(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """``(a + b + c) / 3`` for float arrays of one shape and type, the sums and the quotient
+    made in the first sum's memory (the same operations in the same order)."""
+    out = a + b
+    if not (
+        isinstance(out, np.ndarray)
+        and out.dtype.kind == "f"
+        and isinstance(c, np.ndarray)
+        and (c.dtype, c.shape) == (out.dtype, out.shape)
+    ):
+        return (out + c) / 3
+    out += c
+    out /= 3
+    return out
 
 
 cmax = channel_max  # largest colour channel (the board modules' short name)
@@ -458,14 +517,29 @@ def _local_light(
     pp, pl, ps, ls = _light_sums(lin, pred) if sums is None else sums
     if sw is None:
         sw = _box(w, r)
-    a11 = _box(w * pp, r) + lam_a
+    # The sums below are those of ``a11 = _box(w * pp, r) + lam_a``, ``a22 = 3 * sw + lam_b``,
+    # ``det = a11 * a22 - a12 * a12``, ``np.where(np.abs(det) < 1e-12, 1e-12, det)`` and
+    # ``(r1 * a22 - a12 * r2) / det``, ``(a11 * r2 - a12 * r1) / det``, each made in the
+    # memory of a fresh array of its own (the same operations in the same order, the same
+    # numbers: tests/test_board_speed_25g.py), without a dozen more arrays of the view's size.
+    a11 = _box(w * pp, r)
+    a11 += lam_a
     a12 = _box(w * ps, r)
-    a22 = 3 * sw + lam_b
-    r1 = _box(w * pl, r) + lam_a
+    a22 = 3 * sw
+    a22 += lam_b
+    r1 = _box(w * pl, r)
+    r1 += lam_a
     r2 = _box(w * ls, r)
-    det = a11 * a22 - a12 * a12
-    det = np.where(np.abs(det) < 1e-12, 1e-12, det)
-    return (r1 * a22 - a12 * r2) / det, (a11 * r2 - a12 * r1) / det
+    det = a11 * a22
+    det -= a12 * a12
+    np.putmask(det, np.abs(det) < 1e-12, 1e-12)
+    a = r1 * a22
+    a -= a12 * r2
+    a /= det
+    b = a11 * r2
+    b -= a12 * r1
+    b /= det
+    return a, b
 
 
 def _noise(resid: np.ndarray, level: np.ndarray, sel: np.ndarray) -> np.ndarray:
