@@ -123,6 +123,40 @@ def test_rectangles_are_remembered_per_kernel():
 # --- dimmed_hand_parts and hands_hues: the hands as `Hands` found them -------------------------
 
 
+def _dimmed_hand_parts_plain(shade, labels, hands, log_dim, usable, gap, unseen=None):
+    h = hands_mod
+    out = np.zeros(shade.shape, bool)
+    if not len(hands) or not shade.any():
+        return out
+    count, lab = cv2.connectedComponents(shade.astype(np.uint8), connectivity=8)
+    size = np.bincount(lab.ravel(), minlength=count)
+    body = cv2.erode(shade.astype(np.uint8), np.ones((2 * h.PART_WIDTH + 1,) * 2, np.uint8)) > 0
+    wide = np.bincount(lab[body], minlength=count) >= h.PART_PIXELS
+    is_hand = np.zeros(max(int(labels.max()), int(np.max(hands))) + 1, bool)
+    is_hand[hands] = True
+    blobs = is_hand[labels]
+    ppu = shade.shape[0] // 9
+    reach = round(h.SHADOW_REACH * ppu)
+    n_hands, hand = cv2.connectedComponents(h._grown_by(blobs, gap), connectivity=8)
+    casts = np.zeros(shade.shape, bool) if unseen is None else unseen
+    may_be_hand = h._grid_bounded(lab, count, wide, gap // 2, ppu)
+    may_be_hand &= h._labels_near(lab, count, may_be_hand, blobs, round(h.GRID_NEAR * ppu))
+    way = h.shadow_direction(blobs, log_dim, usable)
+    if way is None:
+        return may_be_hand[lab]
+    for k in range(1, n_hands):
+        near = hand == k
+        touching = h._labels_in(lab, near, count) & wide
+        if not touching.any():
+            continue
+        box = h._box_around(touching[lab], reach + 1)
+        inside = np.bincount(
+            lab[box][h.downwind((near | casts)[box], way, reach) & shade[box]], minlength=count
+        )
+        may_be_hand |= touching & (inside < 0.5 * size)
+    return may_be_hand[lab]
+
+
 def _frame(seed: int, ppu: int, blobs: int, density: float):
     rng = np.random.default_rng(seed)
     n = SIZE * ppu
@@ -145,19 +179,23 @@ def _frame(seed: int, ppu: int, blobs: int, density: float):
     with_parts=st.booleans(),
 )
 def test_hands_as_found_give_the_plain_parts_and_hues(seed, ppu, blobs, density, with_parts):
-    """`dimmed_hand_parts` given the hands' mask, and `hands_hues` given their labels and core
-    (`Hands`), answer as when they find them again."""
+    """`dimmed_hand_parts` given the hands' mask (and grouping the hands in their box), and
+    `hands_hues` given their labels and core (`Hands`), answer as the plain forms that find
+    them again."""
     rng, foreign, dimmed, levels = _frame(seed, ppu, blobs, density)
     hands = Hands.of(foreign, dimmed, ppu)
     if not len(hands.big):
         return
     assert board_surface.PALETTE_ERODE == gaps.CORE_ERODE
     n = foreign.shape[0]
-    log_dim = -rng.uniform(0, 1, (n, n))
+    # The hands' shadow, offset one way (so that the frame shows which), over some noise.
+    dy, dx = rng.integers(-6, 7, 2)
+    log_dim = -rng.uniform(0, 0.1, (n, n)) - np.roll(foreign, (dy, dx), axis=(0, 1))
     usable = rng.random((n, n)) < 0.9
     unseen = rng.random((n, n)) < 0.05
     parts_args = (dimmed, hands.labels, hands.big, log_dim, usable, 5, unseen)
     parts = hands_mod.dimmed_hand_parts(*parts_args, hands.mask)
+    assert np.array_equal(parts, _dimmed_hand_parts_plain(*parts_args))
     assert np.array_equal(parts, hands_mod.dimmed_hand_parts(*parts_args))
     if not with_parts:
         parts = np.zeros_like(parts)
@@ -206,11 +244,11 @@ def test_real_frames_under_hands_as_with_the_plain_forms(under_hands_calls, monk
         return out
 
     new = run()
-    spanned, dimmed_parts = board_surface.spanned_gaps, board_surface.dimmed_hand_parts
+    spanned = board_surface.spanned_gaps
     monkeypatch.setattr(board_surface, "reach_across_lines", _reach_across_lines_plain)
     monkeypatch.setattr(board_surface, "_rectangles", lambda kernel: _plain_rectangles(kernel))
     monkeypatch.setattr(board_surface, "spanned_gaps", lambda *a: spanned(*a[:7]))
-    monkeypatch.setattr(board_surface, "dimmed_hand_parts", lambda *a: dimmed_parts(*a[:7]))
+    monkeypatch.setattr(board_surface, "dimmed_hand_parts", lambda *a: _dimmed_hand_parts_plain(*a[:7]))
     plain = run()
     assert sum(int(held.sum()) for held, _ in new) > 0
     for (x, px), (y, py) in zip(new, plain, strict=True):

@@ -295,18 +295,22 @@ def dimmed_hand_parts(
         blobs = is_hand[labels]
     ppu = shade.shape[0] // 9
     reach = round(SHADOW_REACH * ppu)
-    # The foreign regions of one hand are cut apart by the grid lines: joined across them.
-    n_hands, hand = cv2.connectedComponents(_grown_by(blobs, gap), connectivity=8)
     casts = np.zeros(shade.shape, bool) if unseen is None else unseen
     # A patch that stops at its square's grid lines is no shadow (one goes on across a line):
     # the hand, invisible over the other colour all round, may show only a square away.
     may_be_hand = _grid_bounded(lab, count, wide, gap // 2, ppu)
     may_be_hand &= _labels_near(lab, count, may_be_hand, blobs, round(GRID_NEAR * ppu))
     way = shadow_direction(blobs, log_dim, usable)
-    if way is None:
+    if way is None:  # (no hands either)
         return may_be_hand[lab]
+    # The foreign regions of one hand are cut apart by the grid lines: joined across them, in
+    # the hands' box widened by the join (the dilation reaches no farther; the same groups,
+    # in whatever order: each is looked at alone below and what it finds is joined).
+    around = _box_around(blobs, gap)
+    n_hands, hand = cv2.connectedComponents(_grown_by(blobs[around], gap), connectivity=8)
     for k in range(1, n_hands):
-        near = hand == k
+        near = np.zeros(shade.shape, bool)
+        near[around] = hand == k
         touching = _labels_in(lab, near, count) & wide
         if not touching.any():
             continue
