@@ -13,11 +13,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.drawn_hands import PPU, N
+from tests.test_board_speed_24c import _drawn_hand, _near_hand_colour_plain
 from vision import board_gaps as gaps
 from vision import board_hands as hands_mod
+from vision import board_near_colour as near_colour
 from vision import board_surface
 from vision.board_geometry import SIZE
-from vision.board_surface import Hands
+from vision.board_surface import _LEVELS_LUT, Hands
 
 # --- reach_across_lines: every square and side tested in Python (before round 25) ----------
 
@@ -254,3 +257,48 @@ def test_real_frames_under_hands_as_with_the_plain_forms(under_hands_calls, monk
     for (x, px), (y, py) in zip(new, plain, strict=True):
         assert np.array_equal(x, y)
         assert len(px) == len(py) and all(np.array_equal(p, q) for p, q in zip(px, py, strict=True))
+
+
+# --- near_hand_colour: the blur in the band of the candidates' rows -------------------------
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    rows=st.integers(1, 60),
+    cols=st.integers(1, 60),
+    k=st.integers(1, 300),
+    sigma=st.floats(0.5, 6.0),
+    fill=st.floats(0.01, 1.0),
+)
+def test_a_band_of_rows_blurs_as_the_whole_grid(seed, rows, cols, k, sigma, fill):
+    """`near_colour._blur` of the rows `_band` gives around some rows: the whole grid's
+    numbers in those rows, bit for bit (any number of hue channels, in chunks of CHANNELS)."""
+    rng = np.random.default_rng(seed)
+    grid = (rng.random((rows, cols, k)) * (rng.random((rows, cols, k)) < fill) * 50).astype(np.float32)
+    first = int(rng.integers(0, rows))
+    last = int(rng.integers(first, rows))
+    top, bottom = near_colour._band(first, last, rows, sigma)
+    whole = near_colour._blur(grid, sigma)[first : last + 1]
+    band = near_colour._blur(np.ascontiguousarray(grid[top:bottom]), sigma)[first - top : last + 1 - top]
+    assert np.array_equal(whole.view(np.uint32), band.view(np.uint32))
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), parts=st.integers(1, 3), height=st.integers(1, 80))
+def test_near_hand_colour_in_a_band_is_the_plain_one(seed, parts, height):
+    """Candidates in a band of rows beside a drawn hand (the blur made in their rows only):
+    the pixels of the plain form (round 24's test keeps it)."""
+    rng = np.random.default_rng(seed)
+    hand = _drawn_hand(rng, parts)
+    core = cv2.erode(hand.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
+    colours = rng.integers(30, 256, (4, 3))
+    top = np.where(
+        hand[..., None], colours[rng.integers(0, 2, (N, N))], colours[2 + rng.integers(0, 2, (N, N))]
+    )
+    levels = _LEVELS_LUT[np.clip(top + rng.integers(-20, 21, (N, N, 1)), 0, 255).astype(np.uint8)]
+    y = int(rng.integers(0, N - height + 1))
+    candidates = np.zeros((N, N), bool)
+    candidates[y : y + height] = ~hand[y : y + height] & (rng.random((height, N)) < 0.7)
+    want = _near_hand_colour_plain(levels, core, candidates, PPU)
+    assert np.array_equal(near_colour.near_hand_colour(levels, core, candidates, PPU), want)
