@@ -27,6 +27,8 @@ True
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import cv2
 import numpy as np
 
@@ -42,6 +44,18 @@ HUE_LAMP = 0.1  # lamp light above this share of the board's own shifts hues: no
 HUE_SHARE = 0.01  # share of a hand's core a hue bin needs to be the hand's
 HUE_MIN_PIXELS = 3  # ... and at least this many pixels
 CORE_ERODE = 2  # px: a hand's edge pixels mix with the board; its hue is its core's
+
+
+class HandRegions(NamedTuple):
+    """The hands as the reader found them (`vision.board_surface.Hands`): the foreign
+    regions' ``labels`` and ``stats`` (8-connected), the labels of the ``hands`` among them
+    (``hands`` in `hands_hues` is their pixels), and their ``core``: the hands eroded by
+    CORE_ERODE px, without the ``shade`` pixels."""
+
+    labels: np.ndarray
+    stats: np.ndarray
+    hands: np.ndarray
+    core: np.ndarray
 
 
 def hue_bins(levels: np.ndarray) -> np.ndarray:
@@ -61,18 +75,37 @@ def mean3(levels: np.ndarray) -> np.ndarray:
     return cv2.blur(levels.astype(np.float32), (3, 3))
 
 
-def hands_hues(levels: np.ndarray, hands: np.ndarray, shade: np.ndarray, parts: np.ndarray) -> np.ndarray:
+def hands_hues(
+    levels: np.ndarray,
+    hands: np.ndarray,
+    shade: np.ndarray,
+    parts: np.ndarray,
+    regions: HandRegions | None = None,
+) -> np.ndarray:
     """The hue bins any hand shows in its core, widened by HUE_MARGIN: (HUE_BINS²,) bools.
     The core leaves out ``shade`` (pixels that look like dimmed board: a hand's shadow
-    beside it is often foreign too) but keeps the hand ``parts`` found dimmed."""
-    core = cv2.erode(hands.astype(np.uint8), np.ones((2 * CORE_ERODE + 1,) * 2, np.uint8)) > 0
-    core = (core & ~shade) | parts
+    beside it is often foreign too) but keeps the hand ``parts`` found dimmed.
+
+    ``regions``: the hands' own regions and core, if already found (`HandRegions`); used
+    where no hand part was found dimmed (then they are these regions and this core)."""
     nb = HUE_BINS * HUE_BINS
-    count, labels = cv2.connectedComponents((hands | parts).astype(np.uint8), connectivity=8)
+    if regions is not None and not parts.any():
+        # The regions of ``hands`` are the hand-sized ones among the labels, numbered by
+        # their place in ``regions.hands``; their core is ``regions.core``. The same groups
+        # of the same pixels as labelled afresh, in another order: the bins are the same.
+        index = np.zeros(len(regions.stats), np.intp)
+        index[regions.hands] = np.arange(1, len(regions.hands) + 1)
+        core = regions.core
+        count, group = len(regions.hands) + 1, index[regions.labels[core]]
+    else:
+        core = cv2.erode(hands.astype(np.uint8), np.ones((2 * CORE_ERODE + 1,) * 2, np.uint8)) > 0
+        core = (core & ~shade) | parts
+        count, labels = cv2.connectedComponents((hands | parts).astype(np.uint8), connectivity=8)
+        group = labels[core]
     # Per hand region and hue bin, its core's pixels. A hue of a few stray pixels (a piece's
     # white face under a finger, a blurred edge) is not the hand's: a hue counts with
     # HUE_SHARE of its region's core or more.
-    n = np.bincount(labels[core] * nb + hue_bins(levels[core]), minlength=count * nb).reshape(count, nb)
+    n = np.bincount(group * nb + hue_bins(levels[core]), minlength=count * nb).reshape(count, nb)
     n[0] = 0
     need = np.maximum(HUE_MIN_PIXELS, HUE_SHARE * n.sum(axis=1, keepdims=True))
     grid = (n >= need).any(axis=0).reshape(HUE_BINS, HUE_BINS).astype(np.uint8)
@@ -88,14 +121,15 @@ def spanned_gaps(
     shade: np.ndarray,
     parts: np.ndarray,
     smooth: np.ndarray | None = None,
+    regions: HandRegions | None = None,
 ) -> np.ndarray:
     """The pixels of ``closed`` (gaps between or inside the ``hands``' foreign regions) that
     a hand could cover unseen: all but those whose hue no hand shows (see the module doc).
     ``levels``: the top view, 0–255 BGR; ``lit``: pixels under a lamp's reflection;
-    ``smooth``: `mean3` of ``levels``, if made."""
+    ``smooth``: `mean3` of ``levels``, if made; ``regions``: see `hands_hues`."""
     if not closed.any():
         return closed
-    palette = hands_hues(levels, hands, shade, parts)
+    palette = hands_hues(levels, hands, shade, parts, regions)
     # The gap's own hue from a 3 × 3 mean: one noisy pixel does not decide.
     if smooth is None:
         smooth = mean3(levels)
@@ -107,4 +141,4 @@ def spanned_gaps(
     return out
 
 
-__all__ = ["HUE_LAMP", "hands_hues", "hue_bins", "mean3", "spanned_gaps"]
+__all__ = ["HUE_LAMP", "HandRegions", "hands_hues", "hue_bins", "mean3", "spanned_gaps"]

@@ -93,23 +93,37 @@ def reach_across_lines(
     # A strip's band depends on the strip alone: the same strip (a side the hand fills, most
     # often) is worked out once a call.
     bands: dict[bytes, np.ndarray] = {}
-    for row in range(size):
-        for col in range(size):
-            if squares is not None and not squares[row, col]:
-                continue
-            v0, u0 = row * ppu + lo, col * ppu + lo
-            for dr, dc in ((0, -1), (0, 1), (-1, 0), (1, 0)):
-                nr, nc = row + dr, col + dc
-                if not (0 <= nr < size and 0 <= nc < size) or not touches[(dr, dc)][nr, nc]:
-                    continue
-                strip = _neighbour_strip(hand, nr * ppu + lo, nc * ppu + lo, inside, (dr, dc))
-                key = strip.tobytes()
-                allowed = bands.get(key)
-                if allowed is None:
-                    allowed = bands[key] = _carried_on(strip, along + gap, along)  # (depth, along)
-                block = out[v0 : v0 + inside, u0 : u0 + inside]
-                block |= _to_square(allowed, (dr, dc))
+    for row, col, dr, dc in _facing(touches, squares, size):
+        v0, u0 = row * ppu + lo, col * ppu + lo
+        nr, nc = row + dr, col + dc
+        strip = _neighbour_strip(hand, nr * ppu + lo, nc * ppu + lo, inside, (dr, dc))
+        key = strip.tobytes()
+        allowed = bands.get(key)
+        if allowed is None:
+            allowed = bands[key] = _carried_on(strip, along + gap, along)  # (depth, along)
+        block = out[v0 : v0 + inside, u0 : u0 + inside]
+        block |= _to_square(allowed, (dr, dc))
     return out
+
+
+def _facing(
+    touches: dict[tuple[int, int], np.ndarray], squares: np.ndarray | None, size: int
+) -> list[tuple[int, int, int, int]]:
+    """The (row, column, dr, dc) of every square asked about (``squares``; all if None) whose
+    side neighbour at (row + dr, column + dc) the hand touches on the side facing it, in
+    `reach_across_lines`' order (square by square, row-major, then the sides). Each side's
+    squares found by one shifted table of ``touches`` instead of 324 Python tests (the
+    same squares; the order does not change the union, but is kept)."""
+    sides = ((0, -1), (0, 1), (-1, 0), (1, 0))
+    faced = np.zeros((size, size, len(sides)), bool)
+    for k, (dr, dc) in enumerate(sides):
+        # faced[row, col] = touches[row + dr, col + dc], False beyond the board.
+        here = slice(max(0, -dr), size - max(0, dr)), slice(max(0, -dc), size - max(0, dc))
+        there = slice(max(0, dr), size + min(0, dr)), slice(max(0, dc), size + min(0, dc))
+        faced[here[0], here[1], k] = touches[(dr, dc)][there]
+    if squares is not None:
+        faced &= np.asarray(squares, bool)[:, :, None]
+    return [(r, c, *sides[k]) for r, c, k in zip(*(i.tolist() for i in np.nonzero(faced)), strict=True)]
 
 
 def square_insides(mask: np.ndarray, ppu: int, line_px: int) -> np.ndarray:
@@ -244,6 +258,7 @@ def dimmed_hand_parts(
     usable: np.ndarray,
     gap: int,
     unseen: np.ndarray | None = None,
+    blobs: np.ndarray | None = None,
 ) -> np.ndarray:
     """The patches of ``shade`` (pixels that fit as the board dimmed, over one colour of
     square only) that may be part of a hand rather than its shadow.
@@ -261,6 +276,8 @@ def dimmed_hand_parts(
     A patch that ends along the grid lines of its square (`_grid_bounded`) within
     ``GRID_NEAR`` squares of a hand may be the hand whatever the way: a hand of the other
     colour of square, invisible all round, need not show within a grid line of it.
+
+    ``blobs``: the pixels of the ``hands`` labels, if already made (`Hands.mask`).
     """
     out = np.zeros(shade.shape, bool)
     if not len(hands) or not shade.any():
@@ -271,24 +288,29 @@ def dimmed_hand_parts(
     # that looks dimmed, one or two pixels wide: a hand part is wider than that.
     body = cv2.erode(shade.astype(np.uint8), np.ones((2 * PART_WIDTH + 1,) * 2, np.uint8)) > 0
     wide = np.bincount(lab[body], minlength=count) >= PART_PIXELS
-    # np.isin(labels, hands), by a table of the labels (np.isin sorts or compares them all).
-    is_hand = np.zeros(max(int(labels.max()), int(np.max(hands))) + 1, bool)
-    is_hand[hands] = True
-    blobs = is_hand[labels]
+    if blobs is None:
+        # np.isin(labels, hands), by a table of the labels (np.isin sorts or compares them all).
+        is_hand = np.zeros(max(int(labels.max()), int(np.max(hands))) + 1, bool)
+        is_hand[hands] = True
+        blobs = is_hand[labels]
     ppu = shade.shape[0] // 9
     reach = round(SHADOW_REACH * ppu)
-    # The foreign regions of one hand are cut apart by the grid lines: joined across them.
-    n_hands, hand = cv2.connectedComponents(_grown_by(blobs, gap), connectivity=8)
     casts = np.zeros(shade.shape, bool) if unseen is None else unseen
     # A patch that stops at its square's grid lines is no shadow (one goes on across a line):
     # the hand, invisible over the other colour all round, may show only a square away.
     may_be_hand = _grid_bounded(lab, count, wide, gap // 2, ppu)
     may_be_hand &= _labels_near(lab, count, may_be_hand, blobs, round(GRID_NEAR * ppu))
     way = shadow_direction(blobs, log_dim, usable)
-    if way is None:
+    if way is None:  # (no hands either)
         return may_be_hand[lab]
+    # The foreign regions of one hand are cut apart by the grid lines: joined across them, in
+    # the hands' box widened by the join (the dilation reaches no farther; the same groups,
+    # in whatever order: each is looked at alone below and what it finds is joined).
+    around = _box_around(blobs, gap)
+    n_hands, hand = cv2.connectedComponents(_grown_by(blobs[around], gap), connectivity=8)
     for k in range(1, n_hands):
-        near = hand == k
+        near = np.zeros(shade.shape, bool)
+        near[around] = hand == k
         touching = _labels_in(lab, near, count) & wide
         if not touching.any():
             continue

@@ -97,14 +97,24 @@ def near_hand_colour(
     k = len(hues)
     at = (keys[pair] // nb) * k + hue
     sigma = NEAR_SIGMA * ppu / CELL
+    # Only the grid's rows the candidates are in, and the blur's reach around them, are
+    # blurred: OpenCV's blur goes along each row, then down each column, every row alike, so
+    # those rows are the whole grid's there (its rows beyond reach no candidate's cell; where
+    # the band ends at the grid's edge, the border is the same). A band of whole rows keeps
+    # every value's place in its row, which the blur's vector loops and their scalar ends
+    # round by (fewer hue channels, or fewer columns, would not: tests/test_board_speed_25h.py).
+    rows = py // CELL
+    top, bottom = _band(int(rows.min()), int(rows.max()), gh, sigma)
     count, s1, s2 = (
         _blur(
-            np.bincount(at, weights=v[pair], minlength=gh * gw * k).reshape(gh, gw, k).astype(np.float32),
+            np.bincount(at, weights=v[pair], minlength=gh * gw * k)
+            .reshape(gh, gw, k)[top:bottom]
+            .astype(np.float32),
             sigma,
         )
         for v in sums
     )
-    cell = (py // CELL, px // CELL, which)
+    cell = (rows - top, px // CELL, which)
     wn = count[cell]
     mean = s1[cell] / np.maximum(wn, 1e-6)
     sd = np.sqrt(np.maximum(s2[cell] / np.maximum(wn, 1e-6) - mean * mean, 0.0))
@@ -122,6 +132,14 @@ def _bright(colours: np.ndarray) -> np.ndarray:
     """Log brightness of (n, 3) colours in 0–255 levels: the mean of the channels' logs."""
     lv = np.log(np.maximum(colours.astype(np.float32), 1.0))
     return (lv[:, 0] + lv[:, 1] + lv[:, 2]) / 3
+
+
+def _band(first: int, last: int, rows: int, sigma: float) -> tuple[int, int]:
+    """The rows ``first`` … ``last`` of a grid of ``rows``, widened by the reach of a Gaussian
+    blur of ``sigma`` (OpenCV's float kernel: ``round(8 sigma + 1) | 1`` taps, so at most
+    ``4 sigma + 1.25`` each side), as far as the grid goes: (top, bottom) slice bounds."""
+    reach = int(4 * sigma) + 2
+    return max(0, first - reach), min(rows, last + reach + 1)
 
 
 def _blur(a: np.ndarray, sigma: float) -> np.ndarray:

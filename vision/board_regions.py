@@ -273,7 +273,12 @@ def find_regions(
     count, labels, _ = components(joined.astype(np.uint8))
     border = np.zeros((n, n), bool)
     border[:EDGE_PX], border[-EDGE_PX:], border[:, :EDGE_PX], border[:, -EDGE_PX:] = True, True, True, True
-    near_outside = cv2.dilate(outside.astype(np.uint8), np.ones((2 * EDGE_PX + 1,) * 2, np.uint8)) > 0
+    # (Nothing is near the picture's edge when the whole board is in the picture: no dilation.)
+    near_outside = (
+        cv2.dilate(outside.astype(np.uint8), np.ones((2 * EDGE_PX + 1,) * 2, np.uint8)) > 0
+        if outside.any()
+        else outside
+    )
     lit = lamp_share > LAMP_STRONG
     held_set = set(held)
     out: list[Region] = []

@@ -51,7 +51,7 @@ from vision.board_fast import (
     split_medians,
     split_quantiles,
 )
-from vision.board_gaps import HUE_LAMP, mean3, spanned_gaps
+from vision.board_gaps import CORE_ERODE, HUE_LAMP, HandRegions, mean3, spanned_gaps
 from vision.board_geometry import SIZE, BoardGeometry
 from vision.board_glare import MAX_SPOTS, MIN_AMPLITUDE, Spot, fit_spots, spot_light, spot_map
 from vision.board_hand_curves import MIN_PIECE as CURVE_PIECE
@@ -1175,7 +1175,7 @@ def _under_hands(
     parts = np.zeros_like(blobs)
     if one_colour is not None and log_dim is not None:
         parts = dimmed_hand_parts(
-            one_colour, labels, big, log_dim, judged & ~foreign, 2 * LINE_PX + 1, closed
+            one_colour, labels, big, log_dim, judged & ~foreign, 2 * LINE_PX + 1, closed, blobs
         )
     # The hand's colours reach REACH from where it shows: foreign, or such a part.
     if parts.any():
@@ -1195,7 +1195,10 @@ def _under_hands(
         closed &= ~verified | (cv2.dilate(foreign.astype(np.uint8), margin) > 0)
     if lit is not None:
         # A hollow whose board shows a hue no hand has is not under a hand (vision.board_gaps).
-        closed = spanned_gaps(closed, blobs, levels, lit, dimmed, parts, smooth) & ~unlike
+        # The hands' regions and core as found (`Hands`: the same erosion of the same pixels,
+        # less the same dimmed ones), for the gaps' hue rule not to find them again.
+        regions = HandRegions(labels, stats, big, core) if PALETTE_ERODE == CORE_ERODE else None
+        closed = spanned_gaps(closed, blobs, levels, lit, dimmed, parts, smooth, regions) & ~unlike
     same &= ~closed
     same &= bound
     if parts_out is not None:
@@ -1312,7 +1315,16 @@ def _rectangles(kernel: np.ndarray) -> list[tuple[int, int]] | None:
     """A kernel of odd size whose every row is one run centred on the middle column, the runs
     no wider away from the middle row, symmetric up and down (``cv2.MORPH_ELLIPSE``'s), as
     the centred rectangles it is the union of: (half-width, half-height) pairs, widest first
-    (each as tall as the farthest row at least that wide). None for any other kernel."""
+    (each as tall as the farthest row at least that wide). None for any other kernel.
+    Remembered per kernel (a hand frame asks for the same disc each time; working it out
+    took 0.1 ms)."""
+    rects = _rectangles_of(kernel.shape, (kernel != 0).tobytes())
+    return None if rects is None else list(rects)
+
+
+@lru_cache(maxsize=8)  # the few kernels the reader closes by; safe across threads
+def _rectangles_of(shape: tuple[int, ...], bits: bytes) -> tuple[tuple[int, int], ...] | None:
+    kernel = np.frombuffer(bits, bool).reshape(shape)
     kh, kw = kernel.shape
     if kh % 2 == 0 or kw % 2 == 0:
         return None
@@ -1328,7 +1340,7 @@ def _rectangles(kernel: np.ndarray) -> list[tuple[int, int]] | None:
     again = np.zeros(kernel.shape, bool)
     for w, h in out:
         again[r - h : r + h + 1, kw // 2 - w : kw // 2 + w + 1] = True
-    return out if np.array_equal(again, kernel != 0) else None
+    return tuple(out) if np.array_equal(again, kernel != 0) else None
 
 
 def _by_rectangles(
@@ -1408,11 +1420,15 @@ def _grown(blobs: np.ndarray, allowed: np.ndarray, ppu: int) -> np.ndarray:
     )
     grown = cv2.dilate(blobs[around].astype(np.uint8), jump)[inner] & may
     step = np.ones((3, 3), np.uint8)
+    # A step only adds pixels (the 3 × 3 square holds its centre, and ``grown`` lies in
+    # ``may``): it changed nothing when the count stayed (np.array_equal's answer).
+    count = cv2.countNonZero(grown)
     for _ in range(round(REACH * ppu)):
         nxt = cv2.dilate(grown, step) & may
-        if np.array_equal(nxt, grown):
+        grew = cv2.countNonZero(nxt)
+        if grew == count:
             break
-        grown = nxt
+        grown, count = nxt, grew
     out[box] = grown > 0
     return out
 
