@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.same_bits import same_values as _same
 from vision import board_glare, board_lighting, board_surface
 from vision.board_fast import median
 from vision.board_glare import (
@@ -52,25 +53,6 @@ from vision.board_surface import (
     _lone_spot,
     csum,
 )
-
-
-def _same(a, b) -> bool:
-    """Equal bit for bit: arrays (dtype, shape and bytes), floats, and containers of them."""
-    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
-        a, b = np.asarray(a), np.asarray(b)
-        return a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes()
-    if isinstance(a, float) or isinstance(b, float):
-        return type(a) is type(b) and np.float64(a).tobytes() == np.float64(b).tobytes()
-    if isinstance(a, (tuple, list)):
-        return type(a) is type(b) and len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
-    if isinstance(a, dict):
-        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
-    if isinstance(a, board_lighting.Lighting):
-        return all(_same(getattr(a, k), getattr(b, k)) for k in ("field", "offsets", "inlier_squares")) and (
-            a.contrast_support == b.contrast_support
-        )
-    return a == b
-
 
 # ---- the plain forms, as main had them before round 23 ----
 

@@ -5,14 +5,13 @@ scenes (glare spots, hands, an ellipse kept, a spot held at the bound)."""
 
 from __future__ import annotations
 
-import dataclasses
-
 import cv2
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.same_bits import same_values as _same
 from vision import board_glare, board_lighting, board_surface
 from vision.board_fast import median
 from vision.board_glare import (
@@ -52,23 +51,6 @@ from vision.board_surface import (
     channel_mean,
     csum,
 )
-
-
-def _same(a, b) -> bool:
-    """Equal bit for bit: arrays (dtype, shape and bytes), floats, and containers of them."""
-    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
-        a, b = np.asarray(a), np.asarray(b)
-        return a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes()
-    if isinstance(a, float) or isinstance(b, float):
-        return type(a) is type(b) and np.float64(a).tobytes() == np.float64(b).tobytes()
-    if isinstance(a, (tuple, list)):
-        return type(a) is type(b) and len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
-    if dataclasses.is_dataclass(a):
-        return type(a) is type(b) and all(
-            _same(getattr(a, f.name), getattr(b, f.name)) for f in dataclasses.fields(a)
-        )
-    return a == b
-
 
 # ---- the forms replaced, as main had them at stop 30 ----
 
