@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.line_scenes import lines_scene
 from tests.recorded_calls import analyse_calls, calls_within_analyse, recorded_calls
 from tests.same_bits import same_bits
 
@@ -116,46 +117,6 @@ def test_the_needed_kinds_profile_is_every_kinds(kinds, seed, p, q, ties):
             assert same_bits(np.repeat(spread[k : k + 1], e - s, axis=0), spread_24[s:e])
 
 
-def _lines_scene(rng, hands, shadows, noise, asked, reference_share):
-    """A drawn board with its lines, dimmed by shadows, hands of random colours over it, noise;
-    some of the line pixels asked about (in clusters and alone), some taken as reference."""
-    from vision.board_geometry import DEFAULT_GEOMETRY
-    from vision.board_surface import LINE_PX, View, to_levels
-
-    view = View.of(DEFAULT_GEOMETRY, 24)
-    n = view.classes.shape[0]
-    colours = rng.uniform(0.03, 0.8, (3, 3)).astype(np.float32)
-    pred = colours[np.clip(view.classes, 0, 2)]
-    lin = pred.copy()
-    idx = np.arange(n) % 24
-    for off, weight in ((0, 0.8), (1, 0.25), (23, 0.1)):
-        lin[:, idx == off] = (1 - weight) * lin[:, idx == off] + weight * 0.02
-        lin[idx == off, :] = (1 - weight) * lin[idx == off, :] + weight * 0.02
-    for _ in range(shadows):
-        y, x = (int(v) for v in rng.integers(0, n, 2))
-        lin[y : y + int(rng.integers(10, 120)), x : x + int(rng.integers(10, 120))] *= rng.uniform(0.15, 1.0)
-    foreign = np.zeros((n, n), bool)
-    for _ in range(hands):
-        y, x = (int(v) for v in rng.integers(0, n, 2))
-        part = (slice(y, y + int(rng.integers(10, 90))), slice(x, x + int(rng.integers(10, 90))))
-        lin[part] = rng.uniform(0.02, 0.6, 3).astype(np.float32)
-        foreign[part] = True
-    lin = (lin * rng.normal(1, noise, lin.shape)).astype(np.float32)
-    levels = to_levels(lin)
-    sigma = np.full(lin.shape, rng.uniform(1.0, 5.0), np.float32)
-    light = (
-        rng.uniform(0.9, 1.1, (n, n)).astype(np.float32),
-        rng.normal(0, 0.003, (n, n)).astype(np.float32),
-    )
-    reference = view.line & ~foreign & (rng.random((n, n)) < reference_share)
-    clusters = np.zeros((n, n), bool)
-    for _ in range(int(rng.integers(0, 7))):
-        y, x = (int(v) for v in rng.integers(0, n, 2))
-        clusters[y : y + int(rng.integers(1, 40)), x : x + int(rng.integers(1, 40))] = True
-    candidates = view.line & ~reference & (clusters | (rng.random((n, n)) < asked * 0.1))
-    return lin, pred, light, levels, sigma, reference, candidates, foreign, view.classes, 24, LINE_PX
-
-
 @settings(max_examples=80, deadline=None)
 @given(
     hands=st.integers(0, 4),
@@ -170,7 +131,7 @@ def test_lines_seen_with_the_needed_kinds_only_are_round_24s(
 ):
     from vision.board_line_seen import seen_lines
 
-    args = _lines_scene(np.random.default_rng(seed), hands, shadows, noise, asked, reference_share)
+    args = lines_scene(np.random.default_rng(seed), hands, shadows, noise, asked, reference_share)
     assert np.array_equal(seen_lines(*args), _seen_lines_24(*args))
 
 
