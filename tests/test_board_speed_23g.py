@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.glare_views import glare_bumps
 from tests.same_bits import same_values as _same
 from vision import board_glare, board_lighting, board_surface
 from vision.board_fast import median
@@ -315,17 +316,6 @@ def test_a_spot_over_the_grid_is_its_bump(h, w, u, v, width, amplitude, aspect, 
     assert _same(board_glare._grid_bump((h, w), s), board_glare._bump(uu, vv, s))
 
 
-def _bumps(rng, h, w, count):
-    """A view of Gaussian bumps with noise, as the glare fit sees the lamp-coloured excess."""
-    vv, uu = np.mgrid[0:h, 0:w].astype(np.float32)
-    out = rng.normal(0, 0.01, (h, w)).astype(np.float32)
-    for _ in range(count):
-        cu, cv = rng.uniform(-10, w + 10), rng.uniform(-10, h + 10)
-        wd, amp = rng.uniform(1, 15), rng.uniform(0.01, 0.5)
-        out += (amp * np.exp(-((uu - cu) ** 2 + (vv - cv) ** 2) / (2 * wd * wd))).astype(np.float32)
-    return out
-
-
 @settings(max_examples=150, deadline=None)
 @given(
     size=st.integers(20, 110),
@@ -341,7 +331,7 @@ def test_refine_is_the_plain_one(size, count, holes, start_u, start_v, start_w, 
     """A round spot's Gauss–Newton fit, from any start on any view of bumps (with unusable
     pixels), ends where the plain form ends, or gives up where it does."""
     rng = np.random.default_rng(seed)
-    rest = _bumps(rng, size, size, count)
+    rest = glare_bumps(rng, size, size, count)
     m = (cv2.GaussianBlur(rng.random((size, size)).astype(np.float32), (0, 0), 3) >= holes * 0.6).astype(
         np.float32
     )

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.glare_views import glare_bumps
 from tests.same_bits import same_values as _same
 from vision import board_glare, board_lighting, board_surface
 from vision.board_fast import median
@@ -338,19 +339,6 @@ def _consensus_main(xy, y, usable, X=None):  # X: the new form's argument, unuse
 # ---- generated inputs ----
 
 
-def _bumps(rng, h, w, count):
-    """A view of Gaussian bumps with noise, as the glare fit sees the lamp-coloured excess."""
-    vv, uu = np.mgrid[0:h, 0:w].astype(np.float32)
-    out = rng.normal(0, 0.01, (h, w)).astype(np.float32)
-    for _ in range(count):
-        cu, cv = rng.uniform(-10, w + 10), rng.uniform(-10, h + 10)
-        wd, amp = rng.uniform(1, 15), rng.uniform(0.01, 0.5)
-        aspect = rng.uniform(1, 1.6)
-        du, dv = uu - cu, vv - cv
-        out += (amp * np.exp(-(du * du / aspect + dv * dv * aspect) / (2 * wd * wd))).astype(np.float32)
-    return out
-
-
 def _lighting(rng, offsets):
     field = rng.normal(0, 0.4, (6, 3)) * [[1], [1], [1], [0.3], [0.3], [0.3]]
     field[0] += rng.uniform(-4, 1)
@@ -474,7 +462,7 @@ def test_refine_and_elliptic_are_main(size, count, holes, start_u, start_v, star
     """A round spot's fit from any start on a view of (slightly oval) bumps, and the ellipse
     refined from where it ends (or from the start), end where main's forms end."""
     rng = np.random.default_rng(seed)
-    rest = _bumps(rng, size, size, count)
+    rest = glare_bumps(rng, size, size, count, oval=True)
     m = (cv2.GaussianBlur(rng.random((size, size)).astype(np.float32), (0, 0), 3) >= holes * 0.6).astype(
         np.float32
     )
@@ -518,7 +506,7 @@ def test_fit_spots_is_main(size, count, holes, elliptic, most, seed):
     """The greedy spot search (the model left unmade where nothing reads it), round or
     elliptic, with room for fewer spots than the view shows."""
     rng = np.random.default_rng(seed)
-    excess = _bumps(rng, size, size, count)
+    excess = glare_bumps(rng, size, size, count, oval=True)
     usable = cv2.GaussianBlur(rng.random((size, size)).astype(np.float32), (0, 0), 3) >= holes * 0.6
     p = size / 9
     assert _same(
