@@ -7,9 +7,9 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.board_fast import HALVING_MARGIN, median, pyr_down_around, split_quantiles
+from vision.board_fast import HALVING_MARGIN, box_around, median, pyr_down_around, split_quantiles
 from vision.board_glare import _disc_box
-from vision.board_hands import _box_around, _grown_by, _labels_in, _labels_near, _row_runs, _runs, _slope
+from vision.board_hands import _grown_by, _labels_in, _labels_near, _row_runs, _runs, _slope
 from vision.board_surface import colour_bins, csum
 
 RNG = np.random.default_rng(20261130)
@@ -175,8 +175,8 @@ def test_labels_near_is_the_whole_view_dilation():
 def test_box_around():
     mask = np.zeros((50, 60), bool)
     mask[10:12, 40:45] = True
-    assert _box_around(mask, 3) == (slice(7, 15), slice(37, 48))
-    assert _box_around(mask, 20) == (slice(0, 32), slice(20, 60))
+    assert box_around(mask, 3) == (slice(7, 15), slice(37, 48))
+    assert box_around(mask, 20) == (slice(0, 32), slice(20, 60))
 
 
 def _shadow_direction_whole_view(hands, log_dim, usable):

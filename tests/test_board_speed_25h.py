@@ -19,6 +19,7 @@ from vision import board_gaps as gaps
 from vision import board_hands as hands_mod
 from vision import board_near_colour as near_colour
 from vision import board_surface
+from vision.board_fast import box_around
 from vision.board_geometry import SIZE
 from vision.board_surface import _LEVELS_LUT, Hands
 
@@ -152,7 +153,7 @@ def _dimmed_hand_parts_plain(shade, labels, hands, log_dim, usable, gap, unseen=
         touching = h._labels_in(lab, near, count) & wide
         if not touching.any():
             continue
-        box = h._box_around(touching[lab], reach + 1)
+        box = box_around(touching[lab], reach + 1)
         inside = np.bincount(
             lab[box][h.downwind((near | casts)[box], way, reach) & shade[box]], minlength=count
         )

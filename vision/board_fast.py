@@ -315,6 +315,18 @@ def box_of(region: np.ndarray) -> tuple[int, int, int, int]:
     return int(cols[0]), int(rows[0]), int(cols[-1] - cols[0] + 1), int(rows[-1] - rows[0] + 1)
 
 
+def box_around(mask: np.ndarray, margin: int) -> tuple[slice, slice]:
+    """The (rows, columns) slices of the bounding box of ``mask``'s True pixels (not empty),
+    widened by ``margin`` px on every side as far as the array goes: where a step that looks
+    ``margin`` px around the mask gives the whole array's answer."""
+    rows, cols = np.flatnonzero(mask.any(axis=1)), np.flatnonzero(mask.any(axis=0))
+    h, w = mask.shape
+    return (
+        slice(max(0, int(rows[0]) - margin), min(h, int(rows[-1]) + margin + 1)),
+        slice(max(0, int(cols[0]) - margin), min(w, int(cols[-1]) + margin + 1)),
+    )
+
+
 CROP_BLOCK = 8  # px: the pixels asked about are grouped in blocks of this side
 CROP_ALIGN = 16  # px: a crop's first column, and its width unless it ends at the array's edge
 CROP_SHARE = 0.7  # crops covering more than this share of the array: filter it whole

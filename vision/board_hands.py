@@ -45,6 +45,8 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
+from vision.board_fast import box_around
+
 ANGLE = math.radians(25)  # an outline may turn by this much beyond where it is measured
 MARGIN = 2.0  # px: slack on each end of a chord (blur and thresholding move an edge)
 TRACE = 8  # px: how deep into the neighbour a chord's ends are followed
@@ -306,7 +308,7 @@ def dimmed_hand_parts(
     # The foreign regions of one hand are cut apart by the grid lines: joined across them, in
     # the hands' box widened by the join (the dilation reaches no farther; the same groups,
     # in whatever order: each is looked at alone below and what it finds is joined).
-    around = _box_around(blobs, gap)
+    around = box_around(blobs, gap)
     n_hands, hand = cv2.connectedComponents(_grown_by(blobs[around], gap), connectivity=8)
     for k in range(1, n_hands):
         near = np.zeros(shade.shape, bool)
@@ -315,7 +317,7 @@ def dimmed_hand_parts(
         if not touching.any():
             continue
         # Only the touching patches' pixels are counted: the shadow is cast around them.
-        box = _box_around(touching[lab], reach + 1)
+        box = box_around(touching[lab], reach + 1)
         inside = np.bincount(
             lab[box][downwind((near | casts)[box], way, reach) & shade[box]], minlength=count
         )
@@ -329,16 +331,6 @@ def _grown_by(mask: np.ndarray, radius: int) -> np.ndarray:
     return cv2.dilate(mask.astype(np.uint8), disc)
 
 
-def _box_around(mask: np.ndarray, margin: int) -> tuple[slice, slice]:
-    """The bounding box of ``mask`` (non-empty), widened by ``margin`` px within the view."""
-    rows, cols = np.flatnonzero(mask.any(axis=1)), np.flatnonzero(mask.any(axis=0))
-    h, w = mask.shape
-    return (
-        slice(max(0, int(rows[0]) - margin), min(h, int(rows[-1]) + margin + 1)),
-        slice(max(0, int(cols[0]) - margin), min(w, int(cols[-1]) + margin + 1)),
-    )
-
-
 def _labels_near(
     lab: np.ndarray, count: int, wanted: np.ndarray, mask: np.ndarray, radius: int
 ) -> np.ndarray:
@@ -349,7 +341,7 @@ def _labels_near(
     pixels = wanted[lab]
     if not pixels.any():
         return hit
-    box = _box_around(pixels, radius)
+    box = box_around(pixels, radius)
     grown = _grown_by(mask[box], radius) > 0
     hit[lab[box][grown & pixels[box]]] = True
     hit[0] = False
@@ -396,7 +388,7 @@ def shadow_direction(hands: np.ndarray, log_dim: np.ndarray, usable: np.ndarray)
     if not hands.any():
         return None
     # Every ring lies within RING[1] px of a hand: the rest of the view is not looked at.
-    box = _box_around(hands, RING[1] + 1)
+    box = box_around(hands, RING[1] + 1)
     hands, log_dim, usable = hands[box], log_dim[box], usable[box]
     h8 = hands.astype(np.uint8)
     grown = cv2.dilate(h8, np.ones((3, 3), np.uint8)) > 0

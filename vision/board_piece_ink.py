@@ -39,7 +39,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.board_fast import channel_max, channel_min, median, share
+from vision.board_fast import box_around, channel_max, channel_min, median, share
 
 INK_CONTRAST = 4.0  # the sticker's white is this many times brighter than its ink, every channel
 WHITE = 0.4  # white (paper, under a tinted light): its darkest channel this share of its brightest
@@ -58,15 +58,9 @@ def sticker_faces(lin: np.ndarray, hands: np.ndarray, ppu: int) -> np.ndarray:
     (the ink's white within INK_NEAR px, the sticker STICKER squares round the ink): every
     step is a pixel's own or looks that far at most, so the box holds the view's answer."""
     out = np.zeros(hands.shape, bool)
-    rows, cols = np.flatnonzero(hands.any(axis=1)), np.flatnonzero(hands.any(axis=0))
-    if not len(rows):
+    if not hands.any():
         return out
-    m = max(INK_NEAR, round(STICKER * ppu)) + 1
-    h, w = hands.shape
-    box = (
-        slice(max(0, int(rows[0]) - m), min(h, int(rows[-1]) + m + 1)),
-        slice(max(0, int(cols[0]) - m), min(w, int(cols[-1]) + m + 1)),
-    )
+    box = box_around(hands, max(INK_NEAR, round(STICKER * ppu)) + 1)
     out[box] = _sticker_faces(lin[box], hands[box], ppu)
     return out
 

@@ -37,6 +37,7 @@ import numpy as np
 
 from vision.board_fast import (
     as_channels,
+    box_around,
     channel_max,
     channel_min,
     channel_sum,
@@ -1293,21 +1294,17 @@ def _closing(mask: np.ndarray, kernel: np.ndarray) -> np.ndarray:
     hands cover a corner of the board. A kernel of centred rows (OpenCV's ellipse) is
     applied as its rectangles (`_by_rectangles`), the same pixels in under half the time."""
     r = max(kernel.shape) // 2
-    rows, cols = np.flatnonzero(mask.any(axis=1)), np.flatnonzero(mask.any(axis=0))
-    if not len(rows):
+    if not mask.any():
         return np.zeros(mask.shape, bool)
-    h, w = mask.shape
-    m = 2 * r + 1
-    y0, y1 = max(0, int(rows[0]) - m), min(h, int(rows[-1]) + m + 1)
-    x0, x1 = max(0, int(cols[0]) - m), min(w, int(cols[-1]) + m + 1)
+    around = box_around(mask, 2 * r + 1)
     out = np.zeros(mask.shape, bool)
-    box = mask[y0:y1, x0:x1].astype(np.uint8)
+    box = mask[around].astype(np.uint8)
     rects = _rectangles(kernel)
     if rects is None:
-        out[y0:y1, x0:x1] = cv2.morphologyEx(box, cv2.MORPH_CLOSE, kernel) > 0
+        out[around] = cv2.morphologyEx(box, cv2.MORPH_CLOSE, kernel) > 0
     else:
         grown = _by_rectangles(box, rects, cv2.dilate, np.bitwise_or)
-        out[y0:y1, x0:x1] = _by_rectangles(grown, rects, cv2.erode, np.bitwise_and) > 0
+        out[around] = _by_rectangles(grown, rects, cv2.erode, np.bitwise_and) > 0
     return out
 
 
