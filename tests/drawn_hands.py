@@ -1,8 +1,10 @@
-"""A hand drawn on the reader's top view, as the pixel verdicts the hand-outline bounds get
-(`vision.board_hand_edges`, `vision.board_hand_curves`): shared by their tests."""
+"""A hand drawn on the reader's top view (`drawn_hand`), and the pixel verdicts the
+hand-outline bounds get for it (`vision.board_hand_edges`, `vision.board_hand_curves`):
+shared by their tests and the speed tests of rounds 24 and 25."""
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from vision.board_geometry import DEFAULT_GEOMETRY, SIZE
@@ -22,3 +24,16 @@ def verdicts(hand: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.n
     hidden = np.kron(entered, np.ones((PPU, PPU), bool)) & judged & ~foreign
     seen = judged & ~foreign & ~hidden
     return foreign, seen, hidden, judged & (foreign | hidden)
+
+
+def drawn_hand(rng: np.random.Generator, parts: int) -> np.ndarray:
+    """A hand of ``parts`` discs and fingers (rotated bars) of random size and place."""
+    hand = np.zeros((N, N), np.uint8)
+    for _ in range(parts):
+        cx, cy = (int(c) for c in rng.integers(-20, N + 20, 2))
+        if rng.random() < 0.5:
+            cv2.circle(hand, (cx, cy), int(rng.integers(8, 60)), 1, -1)
+        else:
+            axes = (int(rng.integers(4, 70)), int(rng.integers(3, 12)))
+            cv2.ellipse(hand, (cx, cy), axes, float(rng.uniform(0, 180)), 0, 360, 1, -1)
+    return hand > 0

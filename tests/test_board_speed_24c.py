@@ -13,15 +13,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.drawn_hands import PPU, N, verdicts
+from tests.drawn_hands import PPU, N, drawn_hand, verdicts
+from tests.plain_near_colour import near_hand_colour_plain
 from tests.same_bits import same_bits as _same_bits
-from vision import board_gaps as gaps
 from vision import board_hand_curves as curves
 from vision import board_hand_edges as edges
 from vision import board_hand_step as step
 from vision import board_hands as hands_mod
 from vision import board_near_colour as near
-from vision.board_fast import as_channels, channel_min, share, small_unique
+from vision.board_fast import as_channels, share, small_unique
 from vision.board_geometry import DEFAULT_GEOMETRY
 from vision.board_surface import _LEVELS_LUT, View
 
@@ -254,64 +254,7 @@ def _fill_plain(out, a, b, foreign, seen, hidden, ppu):
     out[box] |= beyond & hidden[box]
 
 
-# --- near_hand_colour: np.unique's sorts (before round 24) ---------------------------------
-
-
-def _near_hand_colour_plain(levels, core, candidates, ppu, smooth=None):
-    out = candidates.copy()
-    if not candidates.any() or not core.any():
-        return out
-    # A candidate's hue from a 3 × 3 mean (one noisy pixel does not decide); a dark one's hue
-    # is noise: it is not judged.
-    py, px = np.nonzero(candidates)
-    c = (gaps.mean3(levels) if smooth is None else smooth)[py, px]
-    judged = channel_min(c) >= gaps.HUE_DARKEST
-    if not judged.any():
-        return out
-    py, px = py[judged], px[judged]
-    hues, which = np.unique(gaps.hue_bins(c[judged]), return_inverse=True)
-    # The core's pixels of each candidate hue (within gaps.HUE_MARGIN bins), counted per cell of
-    # the grid: their number, and the sum and sum of squares of their log brightness.
-    cy, cx = np.nonzero(core)
-    core_bins, core_which, core_counts = np.unique(
-        gaps.hue_bins(levels[cy, cx]), return_inverse=True, return_counts=True
-    )
-    close = (
-        np.abs(core_bins[:, None] // gaps.HUE_BINS - hues[None, :] // gaps.HUE_BINS) <= gaps.HUE_MARGIN
-    ) & (np.abs(core_bins[:, None] % gaps.HUE_BINS - hues[None, :] % gaps.HUE_BINS) <= gaps.HUE_MARGIN)
-    close &= (core_counts >= near.MIN_PIXELS)[:, None]
-    h, w = core.shape
-    gh, gw = -(-h // near.CELL), -(-w // near.CELL)
-    # Per (cell, core hue bin) first: far fewer than the core's pixels.
-    nb = len(core_bins)
-    keys, group = np.unique(((cy // near.CELL) * gw + cx // near.CELL) * nb + core_which, return_inverse=True)
-    b = near._bright(levels[cy, cx]).astype(np.float64)
-    sums = [np.bincount(group, weights=v, minlength=len(keys)) for v in (None, b, b * b)]
-    pair, hue = np.nonzero(close[keys % nb])  # (cell and core hue, candidate hue) pairs
-    if not len(pair):
-        return out
-    k = len(hues)
-    at = (keys[pair] // nb) * k + hue
-    sigma = near.NEAR_SIGMA * ppu / near.CELL
-    count, s1, s2 = (
-        near._blur(
-            np.bincount(at, weights=v[pair], minlength=gh * gw * k).reshape(gh, gw, k).astype(np.float32),
-            sigma,
-        )
-        for v in sums
-    )
-    cell = (py // near.CELL, px // near.CELL, which)
-    wn = count[cell]
-    mean = s1[cell] / np.maximum(wn, 1e-6)
-    sd = np.sqrt(np.maximum(s2[cell] / np.maximum(wn, 1e-6) - mean * mean, 0.0))
-    # The kernel is normalised: one pixel right at the candidate weighs 1 / (2π sigma²).
-    seen = wn >= near.NEAR_PIXELS / (2 * np.pi * sigma * sigma)
-    # Only a pixel brighter than the hand nearby: the hand's darker parts fit as the board
-    # dimmed and are left out of its core (and often of its foreign region), so the core
-    # nearby need not show them (tune 2043 i4 and 2645 e6 were guessed, hands' shaded parts).
-    unlike = seen & (near._bright(levels[py, px]) - mean > near.NEAR_K * sd + near.NEAR_SHADE)
-    out[py[unlike], px[unlike]] = False
-    return out
+# --- near_hand_colour: np.unique's sorts (before round 24), in tests/plain_near_colour.py ---
 
 
 @settings(max_examples=300, deadline=None)
@@ -386,19 +329,6 @@ def test_chords_carried_on_are_the_plain_ones(seed, fill, blobs, width):
 # --- drawn hands ---------------------------------------------------------------------------
 
 
-def _drawn_hand(rng: np.random.Generator, parts: int) -> np.ndarray:
-    """A hand of ``parts`` discs and fingers (rotated bars) of random size and place."""
-    hand = np.zeros((N, N), np.uint8)
-    for _ in range(parts):
-        cx, cy = (int(c) for c in rng.integers(-20, N + 20, 2))
-        if rng.random() < 0.5:
-            cv2.circle(hand, (cx, cy), int(rng.integers(8, 60)), 1, -1)
-        else:
-            axes = (int(rng.integers(4, 70)), int(rng.integers(3, 12)))
-            cv2.ellipse(hand, (cx, cy), axes, float(rng.uniform(0, 180)), 0, 360, 1, -1)
-    return hand > 0
-
-
 def _noisy(mask: np.ndarray, rng: np.random.Generator, p: float) -> np.ndarray:
     return mask ^ (rng.random(mask.shape) < p)
 
@@ -410,7 +340,7 @@ def test_the_outline_rules_on_drawn_hands_are_the_plain_ones(parts, noise, seed)
     a few verdicts flipped: both outline rules free the plain forms' pixels, with and
     without the pieces found for them."""
     rng = np.random.default_rng(seed)
-    foreign, seen, hidden, unseen = verdicts(_drawn_hand(rng, parts))
+    foreign, seen, hidden, unseen = verdicts(drawn_hand(rng, parts))
     if noise:
         flip = _noisy(np.zeros_like(foreign), rng, noise)
         foreign, hidden = foreign ^ (flip & ~hidden), hidden ^ (flip & ~foreign)
@@ -431,7 +361,7 @@ def test_the_curved_rule_in_blocks_of_rows_is_the_plain_one(parts, rows, seed):
     """The distance table made a few rows at a time (as a long outline has it) frees the same
     pixels as the plain form's whole table."""
     rng = np.random.default_rng(seed)
-    foreign, seen, hidden, unseen = verdicts(_drawn_hand(rng, parts))
+    foreign, seen, hidden, unseen = verdicts(drawn_hand(rng, parts))
     pieces = edges.outline_pieces(foreign, seen, unseen, 5)
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(curves, "DISTANCE_ROWS", rows)
@@ -449,7 +379,7 @@ def test_step_bounded_on_drawn_hands_is_the_plain_one(parts, seed, other):
     """A drawn hand and random colours (the levels a uint8 view gives, `_LEVELS_LUT`): a hand
     of one colour with its shading, the board of two, some patches of the hand's colour."""
     rng = np.random.default_rng(seed)
-    foreign, _, hidden, _ = verdicts(_drawn_hand(rng, parts))
+    foreign, _, hidden, _ = verdicts(drawn_hand(rng, parts))
     line = View.of(DEFAULT_GEOMETRY, PPU).line
     colours = rng.integers(0, 256, (4, 3))
     base = np.where(foreign[..., None], colours[0], np.where(hidden[..., None], colours[1], colours[2]))
@@ -466,7 +396,7 @@ def test_step_bounded_on_drawn_hands_is_the_plain_one(parts, seed, other):
 def test_near_hand_colour_on_drawn_hands_is_the_plain_one(parts, seed, spread):
     """A drawn hand of a few colours and shades beside board of two, candidates around it."""
     rng = np.random.default_rng(seed)
-    hand = _drawn_hand(rng, parts)
+    hand = drawn_hand(rng, parts)
     core = cv2.erode(hand.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
     around = (cv2.dilate(hand.astype(np.uint8), np.ones((41, 41), np.uint8)) > 0) & ~hand
     colours = rng.integers(30, 256, (4, 3))
@@ -476,7 +406,7 @@ def test_near_hand_colour_on_drawn_hands_is_the_plain_one(parts, seed, spread):
     top = np.clip(top + rng.integers(-spread, spread + 1, (N, N, 1)), 0, 255).astype(np.uint8)
     levels = _LEVELS_LUT[top]
     candidates = around & (rng.random((N, N)) < 0.7)
-    want = _near_hand_colour_plain(levels, core, candidates, PPU)
+    want = near_hand_colour_plain(levels, core, candidates, PPU)
     assert np.array_equal(near.near_hand_colour(levels, core, candidates, PPU), want)
 
 
@@ -577,7 +507,7 @@ def test_real_frames_give_the_plain_forms_pixels(hand_rule_calls):
         "step_bounded": (_step_bounded_plain, step.step_bounded),
         "beyond_outlines": (_beyond_outlines_plain, edges.beyond_outlines),
         "beyond_curves": (_beyond_curves_plain, curves.beyond_curves),
-        "near_hand_colour": (_near_hand_colour_plain, near.near_hand_colour),
+        "near_hand_colour": (near_hand_colour_plain, near.near_hand_colour),
     }
     for name, (f, fast) in plain.items():
         assert len(hand_rule_calls[name]) == 3, name

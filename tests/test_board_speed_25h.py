@@ -13,8 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.drawn_hands import PPU, N
-from tests.test_board_speed_24c import _drawn_hand, _near_hand_colour_plain
+from tests.drawn_hands import PPU, N, drawn_hand
+from tests.plain_near_colour import near_hand_colour_plain
 from vision import board_gaps as gaps
 from vision import board_hands as hands_mod
 from vision import board_near_colour as near_colour
@@ -291,7 +291,7 @@ def test_near_hand_colour_in_a_band_is_the_plain_one(seed, parts, height):
     """Candidates in a band of rows beside a drawn hand (the blur made in their rows only):
     the pixels of the plain form (round 24's test keeps it)."""
     rng = np.random.default_rng(seed)
-    hand = _drawn_hand(rng, parts)
+    hand = drawn_hand(rng, parts)
     core = cv2.erode(hand.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
     colours = rng.integers(30, 256, (4, 3))
     top = np.where(
@@ -301,5 +301,5 @@ def test_near_hand_colour_in_a_band_is_the_plain_one(seed, parts, height):
     y = int(rng.integers(0, N - height + 1))
     candidates = np.zeros((N, N), bool)
     candidates[y : y + height] = ~hand[y : y + height] & (rng.random((height, N)) < 0.7)
-    want = _near_hand_colour_plain(levels, core, candidates, PPU)
+    want = near_hand_colour_plain(levels, core, candidates, PPU)
     assert np.array_equal(near_colour.near_hand_colour(levels, core, candidates, PPU), want)
