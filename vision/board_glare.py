@@ -153,11 +153,7 @@ def fit_spots(
         # Start from the half-height area of the peak, then refine.
         half = ((smooth > amp / 2) & measured).astype(np.uint8)
         width = max(MIN_WIDTH * p, float(np.sqrt(_area_around(half, cu, cv) / np.pi)) / 1.177)
-        # A spot centred off the board lights the board most at its very edge: where the
-        # band's highest excess lies inside it, the excess falls towards the edge, and the
-        # bump there is no such flank (its refined centre would stay on the board).
-        rises = not flank or not (0 < cu < w - 1 and 0 < cv < h - 1)
-        spot = _refine(rest, m, uu, vv, Spot(float(cu), float(cv), width, amp), p, least) if rises else None
+        spot = _refine(rest, m, uu, vv, Spot(float(cu), float(cv), width, amp), p, least)
         if spot is not None and flank and 0 <= spot.u <= w and 0 <= spot.v <= h:
             spot = None  # a faint bump on the board is noise or a misfit, not a flank
         if spot is not None and least < MIN_AMPLITUDE and not _beside(spot, found):
