@@ -26,6 +26,9 @@ Every other square is *decidable*. A read is then
 
 A frame where the board cannot be located counts all its 81 squares as ``??``. The headline
 accuracy is correct ÷ all squares of all scenes; the variants narrow or widen what counts.
+One reads the issue's "unknown (flagged) vs silently wrong" as reported apart from accuracy:
+of the squares the reader commits to (not ``??``), the share read right (a guess counts
+wrong), beside the share of squares it commits to.
 Timing compares, on the same frames, the stateless read (`read_board`: markers searched on the
 whole frame, homography fitted afresh) with the camera-still path (`BoardTracker` with its
 cached homography); each frame is read ``--repeats`` times and its median kept.
@@ -121,6 +124,8 @@ def score(
         c["nohand_squares"] += not hands
         c["nohand_correct"] += not hands and res == "correct"
         c["strict_correct"] += token == truth and not unknown
+        c["read"] += not unknown
+        c["read_correct"] += not unknown and res == "correct"
         c["whole_correct"] += outcome(token, unknown, truth, strict_hidden) == "correct"
         board_right &= res == "correct"
         board_silent |= res == "wrong"
@@ -197,6 +202,8 @@ def main() -> int:
         "accuracy_scenes_without_hands": pct("nohand_correct", "nohand_squares"),
         "accuracy_all_squares_whole_piece_hidden": pct("whole_correct", "squares"),
         "accuracy_strict_unknown_always_wrong": pct("strict_correct", "squares"),
+        "accuracy_of_squares_read": pct("read_correct", "read"),
+        "squares_read": pct("read", "squares"),
         "flagged_decidable": pct("decidable_flagged", "decidable"),
         "hidden_reported_unknown": pct("hidden_unknown", "hidden"),
         "hidden_read_right_through_partial_cover": c["hidden_read_right"],
@@ -244,6 +251,11 @@ def main() -> int:
         (
             "per-square accuracy, all squares, every `??` counted wrong",
             f"{f['accuracy_strict_unknown_always_wrong']:.2f} %",
+            "",
+        ),
+        (
+            "per-square accuracy of the squares read (not `??`; a guess counts wrong)",
+            f"{f['accuracy_of_squares_read']:.3f} % ({f['squares_read']:.2f} % of squares read)",
             "",
         ),
         ("flagged `??` on decidable squares", f"{f['flagged_decidable']:.2f} %", ""),

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import importlib.util
+from collections import Counter
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -40,3 +42,40 @@ def test_the_time_figures_are_a_median_and_a_nearest_rank_p95() -> None:
     assert bench._ms([0.002, 0.001, 0.003]) == pytest.approx((2.0, 3.0))
     med, p95 = bench._quantiles([])  # no frame read (no board found): no figure, not a crash
     assert med != med and p95 != p95
+
+
+class _Square:
+    def __init__(self, token: str | None) -> None:
+        self.state = "unknown" if token == "??" else "read"
+        self.token = None if token == "??" else token
+        self.note = "a note"
+
+
+class _Read:
+    def __init__(self, tokens: dict[str, str | None]) -> None:
+        self.tokens = tokens
+
+    def square(self, sq: str) -> _Square:
+        return _Square(self.tokens[sq])
+
+
+def test_the_squares_read_are_scored_apart_from_the_unknown_ones() -> None:
+    """Of the squares read (not ``??``), the share right: a guess and an error count wrong,
+    a flag and a hidden square's ``??`` are not among them."""
+    squares = ["a1", "a2", "a3", "a4", "a5", "a6"]
+    truth = {"a1": "rC", "a2": "", "a3": "", "a4": "", "a5": "bM", "a6": "rC"}
+    hide = {"a1": 0.0, "a2": 0.0, "a3": 0.0, "a4": 0.9, "a5": 0.0, "a6": 0.0}
+    shot = SimpleNamespace(
+        truth=truth,
+        hide=hide,
+        marker_cover={"a6": 0.5},
+        hidden={sq: 1 if sq in ("a4", "a6") else 0 for sq in squares},
+        marker_hidden={"a6": 0.5},
+        params=SimpleNamespace(hands=[object()]),
+    )
+    # right, right (empty), flagged, guessed (empty under a hand), wrong, ?? on a hidden piece
+    read = _Read({"a1": "rC", "a2": None, "a3": "??", "a4": None, "a5": "rM", "a6": "??"})
+    c: Counter[str] = Counter()
+    bench.score(shot, read, c, Counter(), [], 0)  # type: ignore[arg-type]
+    assert (c["read"], c["read_correct"]) == (4, 2)
+    assert (c["correct"], c["flagged"], c["guessed"], c["wrong"]) == (3, 1, 1, 1)
