@@ -25,10 +25,12 @@ the line there.
 
 from __future__ import annotations
 
+import math
+
 import cv2
 import numpy as np
 
-from vision.board_fast import components, share
+from vision.board_fast import components, mean, share
 
 MIN_PIECE = 5  # px: a seen stretch of outline shorter than this gives no direction to trust
 STRAIGHT = 1.2  # px: rms distance of a stretch's pixels from its line (a stretch is straight)
@@ -125,8 +127,10 @@ def view_box(
     """The box of the view around ``corners`` (rows of x, y), clipped to ``shape``: its slices,
     and its pixels' x (a row) and y (a column) measured from ``origin``; None if it is empty."""
     h, w = shape[:2]
-    x0, y0 = (max(int(q), 0) for q in np.floor(corners.min(axis=0)))
-    x1, y1 = (min(int(q) + 1, n) for q, n in zip(np.ceil(corners.max(axis=0)), (w, h), strict=True))
+    # math.floor and math.ceil of a float: the whole numbers int(np.floor(q)), int(np.ceil(q)).
+    (lx, ly), (hx, hy) = corners.min(axis=0).tolist(), corners.max(axis=0).tolist()
+    x0, y0 = max(math.floor(lx), 0), max(math.floor(ly), 0)
+    x1, y1 = min(math.ceil(hx) + 1, w), min(math.ceil(hy) + 1, h)
     if x0 >= x1 or y0 >= y1:
         return None
     gx = np.arange(x0, x1, dtype=np.float64) - origin[0]
@@ -153,7 +157,7 @@ def outline_stretches(
         direction = v[:, 1]
         normal = np.array([-direction[1], direction[0]])
         off = d @ normal
-        if np.sqrt(np.mean(off * off)) > STRAIGHT or np.abs(off).max() > BENT:
+        if np.sqrt(mean(off * off)) > STRAIGHT or np.abs(off).max() > BENT:
             continue
         along = d @ direction
         if along.max() - along.min() < MIN_PIECE - 1:
@@ -254,7 +258,7 @@ def _fill(
     if normal @ a[2] < 0:
         normal = -normal
     off = d @ normal
-    if np.sqrt(np.mean(off * off)) > JOINT:
+    if np.sqrt(mean(off * off)) > JOINT:
         return  # not on one line
     along = d @ direction
     t0, t1 = float(along.min()), float(along.max())
