@@ -99,15 +99,17 @@ def outline_pieces(
     count, labels, areas = components(edge.astype(np.uint8))
     if count <= 1:
         return []
-    ys, xs = np.nonzero(edge)
-    lab = labels[ys, xs]
+    # The outline's pixels in row order (np.nonzero's), each read by its flat index.
+    at = np.flatnonzero(edge)
+    lab = np.take(labels, at)
     order = np.argsort(lab, kind="stable")
     bounds = np.searchsorted(lab[order], np.arange(1, count + 1))
     # Every pixel's point and outward vector made once, in the order of their pieces; each
     # piece is its run of rows (the arrays a piece at a time would make).
-    ys, xs = ys[order], xs[order]
+    at = at[order]
+    ys, xs = np.divmod(at, edge.shape[1])
     pts = np.stack([xs + x0, ys + y0], axis=1).astype(np.float64)
-    outward = np.stack([out_x[ys, xs], out_y[ys, xs]], axis=1).astype(np.float64)
+    outward = np.stack([np.take(out_x, at), np.take(out_y, at)], axis=1).astype(np.float64)
     return [
         (pts[bounds[k - 1] : bounds[k]], outward[bounds[k - 1] : bounds[k]])
         for k in range(1, count)
@@ -263,8 +265,14 @@ def _fill(
     along = d @ direction
     t0, t1 = float(along.min()), float(along.max())
     depth = DEPTH * ppu
-    # The box of the span of both stretches, from the hand's side out to DEPTH beyond.
-    corners = np.array([centre + t * direction + s * normal for t in (t0, t1) for s in (-INNER[1], depth)])
+    # The box of the span of both stretches, from the hand's side out to DEPTH beyond: the
+    # corners ``centre + t * direction + s * normal`` for t in (t0, t1), s in (-INNER[1],
+    # depth), as rows; each coordinate the same products and sums, made for the four at once.
+    corners = (
+        centre
+        + np.multiply.outer(np.array([t0, t0, t1, t1]), direction)
+        + np.multiply.outer(np.array([-INNER[1], depth] * 2), normal)
+    )
     found = view_box(corners, hidden.shape, centre)
     if found is None:
         return
