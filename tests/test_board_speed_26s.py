@@ -428,3 +428,53 @@ def test_a_ridge_is_read_only():
     with pytest.raises(ValueError):
         curves._RIDGE[0, 0] = 1.0
     assert math.isclose(curves._RIDGE[1, 1], 1e-9)
+
+
+# --- the hand rules' pixels by flat index (pixels_of) instead of np.nonzero (stop 31) ------
+
+_BY_NONZERO = ("board_hand_field", "board_hand_step", "board_near_colour", "board_surface", "board_gaps")
+
+
+@pytest.fixture(scope="module")
+def hand_rule_calls():
+    """`_under_hands`' and `unlike_hand`'s calls in camera-still reads of tune 4, 32 and 135
+    (every rewritten `pixels_of` is read within them)."""
+    import vision.board_surface as board_surface
+    from vision.board_reader import BoardTracker
+    from vision.board_synth import scene
+
+    trackers = []
+    for index in (4, 32, 135):
+        image = scene("tune", index).image
+        tracker = BoardTracker(reuse=False)
+        tracker.read(image)
+        trackers.append((tracker, image))
+
+    def read_all() -> None:
+        for tracker, image in trackers:
+            tracker.read(image)
+
+    return {
+        name: recorded_calls(board_surface, name, read_all, copied=True)
+        for name in ("_under_hands", "unlike_hand", "step_bounded")
+    }
+
+
+def test_real_hand_rules_by_nonzero_are_the_same(hand_rule_calls):
+    """The rules with `pixels_of` put back as np.nonzero in every module that now uses it give
+    the same pixels (the same integers, in the same order)."""
+    import importlib
+
+    from vision import board_surface
+
+    modules = [importlib.import_module(f"vision.{name}") for name in _BY_NONZERO]
+    for name, calls in hand_rule_calls.items():
+        assert len(calls) == 3, name
+        f = getattr(board_surface, name)
+        new = [f(*a, **k) for a, k in calls]
+        with pytest.MonkeyPatch.context() as patch:
+            for module in modules:
+                patch.setattr(module, "pixels_of", np.nonzero)
+            old = [f(*a, **k) for a, k in calls]
+        assert same_values(new, old), name
+        assert any(np.asarray(x).any() for x in new), name
