@@ -240,6 +240,17 @@ def share(mask: np.ndarray) -> float:
     return np.count_nonzero(mask) / mask.size if mask.size else math.nan
 
 
+def mean(a: np.ndarray) -> np.floating:
+    """``np.mean(a)`` of a non-empty float64 array (all its values), bit for bit, without its
+    Python layers (some 5 µs a call): numpy sums the values by ``np.add.reduce`` (pairwise)
+    and divides the sum by their count, in float64.
+
+    >>> float(mean(np.array([1.0, 2.0, 4.0])))
+    2.3333333333333335
+    """
+    return np.add.reduce(a, axis=None) / a.size
+
+
 # `channel_sum`'s matrix: each channel once, and an offset of -0.0 (x + -0.0 is x, bit for
 # bit, +0.0 and -0.0 included, where an offset of +0.0 would turn a -0.0 sum into +0.0).
 _CHANNEL_SUM = np.array([[1.0, 1.0, 1.0, -0.0]])

@@ -32,7 +32,7 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
-from vision.board_fast import channel_min
+from vision.board_fast import channel_min, pixels_of
 
 HUE_BIN = 0.06  # width of a hue bin: natural log of a channel ratio (R/G and B/G)
 HUE_RANGE = 2.0  # hues beyond ±this (log ratio) share the last bin
@@ -133,7 +133,7 @@ def spanned_gaps(
     # The gap's own hue from a 3 × 3 mean: one noisy pixel does not decide.
     if smooth is None:
         smooth = mean3(levels)
-    ys, xs = np.nonzero(closed)
+    ys, xs = pixels_of(closed)
     c = smooth[ys, xs]
     foreign_hue = ~palette[hue_bins(c)] & (channel_min(c) >= HUE_DARKEST) & ~lit[ys, xs]
     out = closed.copy()

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.board_fast import share
+from vision.board_fast import mean, share
 from vision.board_hand_edges import OutlinePiece, at_least, outline_pieces, view_box
 
 MIN_PIECE = 6  # px: a seen stretch shorter than this gives no direction to trust
@@ -204,32 +204,39 @@ def _bridge(
     x = np.concatenate([xa, xb])
     y = np.concatenate([ya, yb])
     coef = _parabola(x, y)
-    res = y - ((coef[0] * x + coef[1]) * x + coef[2])
-    if np.sqrt(np.mean(res * res)) > RMS or np.abs(res).max() > WORST:
+    c2, c1, c0 = coef  # numpy scalars: the same arithmetic as indexing each time
+    res = y - ((c2 * x + c1) * x + c0)
+    if np.sqrt(mean(res * res)) > RMS or np.abs(res).max() > WORST:
         return
     # No kink: each stretch's own direction is the curve's where it lies.
     for xs_, ys_ in ((xa, ya), (xb, yb)):
         if xs_.max() - xs_.min() < MIN_END:  # np.ptp, without its Python layers
             return
-        dx = xs_ - xs_.mean()
-        own = float(dx @ (ys_ - ys_.mean())) / float(dx @ dx)
-        if abs(np.arctan(own) - np.arctan(2 * coef[0] * xs_.mean() + coef[1])) > TANGENT:
+        mx = mean(xs_)
+        dx = xs_ - mx
+        own = float(dx @ (ys_ - mean(ys_))) / float(dx @ dx)
+        if abs(np.arctan(own) - np.arctan(2 * c2 * mx + c1)) > TANGENT:
             return
     # Bends no more than a finger's side does across the gap.
-    sag = abs(coef[0]) * ((g1 - g0) / 2) ** 2
+    sag = abs(c2) * ((g1 - g0) / 2) ** 2
     if sag > SAG * (g1 - g0):
         return
     depth = DEPTH * ppu
-    span = np.array([ca + t * u + s * v for t in (g0, g1) for s in (-INNER[1] - 2 * sag, depth + 2 * sag)])
+    # The corners ``ca + t * u + s * v`` for t in (g0, g1), s in (inside, beyond), as rows:
+    # each coordinate the same two products and sums, made for the four corners at once.
+    span = (
+        ca
+        + np.multiply.outer(np.array([g0, g0, g1, g1]), u)
+        + np.multiply.outer(np.array([-INNER[1] - 2 * sag, depth + 2 * sag] * 2), v)
+    )
     found = view_box(span, hidden.shape, ca)
     if found is None:
         return
     box, gx, gy = found
-    t = gx * u[0] + gy * u[1]
+    u0, u1, v0, v1 = u[0], u[1], v[0], v[1]
+    t = gx * u0 + gy * u1
     # Distance beyond the curve, measured across it (the curve's slope taken into account).
-    s = (gx * v[0] + gy * v[1] - ((coef[0] * t + coef[1]) * t + coef[2])) / np.sqrt(
-        1 + (2 * coef[0] * t + coef[1]) ** 2
-    )
+    s = (gx * v0 + gy * v1 - ((c2 * t + c1) * t + c0)) / np.sqrt(1 + (2 * c2 * t + c1) ** 2)
     across = (t > g0) & (t < g1)
     beyond = across & (s > MARGIN) & (s <= depth)
     if (foreign[box] & across & (s > BULGE) & (s <= depth)).any():
@@ -244,6 +251,14 @@ def _parabola(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """Least-squares ``(c2, c1, c0)`` of ``y = c2 x² + c1 x + c0`` (x scaled for conditioning)."""
     k = max(float(np.abs(x).max()), 1.0)
     xn = x / k
-    a = np.stack([xn * xn, xn, np.ones_like(xn)], axis=1)
-    c = np.linalg.solve(a.T @ a + 1e-9 * np.eye(3), a.T @ y)
+    # The design matrix's columns x², x, 1 written into one (n, 3) array: np.stack's array.
+    a = np.empty((len(xn), 3))
+    np.multiply(xn, xn, out=a[:, 0])
+    a[:, 1] = xn
+    a[:, 2] = 1.0
+    c = np.linalg.solve(a.T @ a + _RIDGE, a.T @ y)
     return np.array([c[0] / (k * k), c[1] / k, c[2]])
+
+
+_RIDGE = 1e-9 * np.eye(3)  # the normal equations' ridge (made once: the same products)
+_RIDGE.setflags(write=False)

@@ -25,10 +25,12 @@ the line there.
 
 from __future__ import annotations
 
+import math
+
 import cv2
 import numpy as np
 
-from vision.board_fast import components, share
+from vision.board_fast import components, mean, share
 
 MIN_PIECE = 5  # px: a seen stretch of outline shorter than this gives no direction to trust
 STRAIGHT = 1.2  # px: rms distance of a stretch's pixels from its line (a stretch is straight)
@@ -97,15 +99,17 @@ def outline_pieces(
     count, labels, areas = components(edge.astype(np.uint8))
     if count <= 1:
         return []
-    ys, xs = np.nonzero(edge)
-    lab = labels[ys, xs]
+    # The outline's pixels in row order (np.nonzero's), each read by its flat index.
+    at = np.flatnonzero(edge)
+    lab = np.take(labels, at)
     order = np.argsort(lab, kind="stable")
     bounds = np.searchsorted(lab[order], np.arange(1, count + 1))
     # Every pixel's point and outward vector made once, in the order of their pieces; each
     # piece is its run of rows (the arrays a piece at a time would make).
-    ys, xs = ys[order], xs[order]
+    at = at[order]
+    ys, xs = np.divmod(at, edge.shape[1])
     pts = np.stack([xs + x0, ys + y0], axis=1).astype(np.float64)
-    outward = np.stack([out_x[ys, xs], out_y[ys, xs]], axis=1).astype(np.float64)
+    outward = np.stack([np.take(out_x, at), np.take(out_y, at)], axis=1).astype(np.float64)
     return [
         (pts[bounds[k - 1] : bounds[k]], outward[bounds[k - 1] : bounds[k]])
         for k in range(1, count)
@@ -125,8 +129,10 @@ def view_box(
     """The box of the view around ``corners`` (rows of x, y), clipped to ``shape``: its slices,
     and its pixels' x (a row) and y (a column) measured from ``origin``; None if it is empty."""
     h, w = shape[:2]
-    x0, y0 = (max(int(q), 0) for q in np.floor(corners.min(axis=0)))
-    x1, y1 = (min(int(q) + 1, n) for q, n in zip(np.ceil(corners.max(axis=0)), (w, h), strict=True))
+    # math.floor and math.ceil of a float: the whole numbers int(np.floor(q)), int(np.ceil(q)).
+    (lx, ly), (hx, hy) = corners.min(axis=0).tolist(), corners.max(axis=0).tolist()
+    x0, y0 = max(math.floor(lx), 0), max(math.floor(ly), 0)
+    x1, y1 = min(math.ceil(hx) + 1, w), min(math.ceil(hy) + 1, h)
     if x0 >= x1 or y0 >= y1:
         return None
     gx = np.arange(x0, x1, dtype=np.float64) - origin[0]
@@ -153,7 +159,7 @@ def outline_stretches(
         direction = v[:, 1]
         normal = np.array([-direction[1], direction[0]])
         off = d @ normal
-        if np.sqrt(np.mean(off * off)) > STRAIGHT or np.abs(off).max() > BENT:
+        if np.sqrt(mean(off * off)) > STRAIGHT or np.abs(off).max() > BENT:
             continue
         along = d @ direction
         if along.max() - along.min() < MIN_PIECE - 1:
@@ -254,13 +260,19 @@ def _fill(
     if normal @ a[2] < 0:
         normal = -normal
     off = d @ normal
-    if np.sqrt(np.mean(off * off)) > JOINT:
+    if np.sqrt(mean(off * off)) > JOINT:
         return  # not on one line
     along = d @ direction
     t0, t1 = float(along.min()), float(along.max())
     depth = DEPTH * ppu
-    # The box of the span of both stretches, from the hand's side out to DEPTH beyond.
-    corners = np.array([centre + t * direction + s * normal for t in (t0, t1) for s in (-INNER[1], depth)])
+    # The box of the span of both stretches, from the hand's side out to DEPTH beyond: the
+    # corners ``centre + t * direction + s * normal`` for t in (t0, t1), s in (-INNER[1],
+    # depth), as rows; each coordinate the same products and sums, made for the four at once.
+    corners = (
+        centre
+        + np.multiply.outer(np.array([t0, t0, t1, t1]), direction)
+        + np.multiply.outer(np.array([-INNER[1], depth] * 2), normal)
+    )
     found = view_box(corners, hidden.shape, centre)
     if found is None:
         return

@@ -61,7 +61,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.board_fast import as_channels
+from vision.board_fast import as_channels, pixels_of
 
 SIGMA = 0.5  # squares: the hand's pixels that predict its hue beside them (Gaussian sigma)
 FAR_SIGMA = 1.25  # squares: ... where the hand's core is farther than that
@@ -114,7 +114,7 @@ def unlike_hand(
     unlike = _off_hue(_hue(lin) if lamped else rest, core, cand, bare, ppu)
     # Less the lamp's light, where it could shift a hue measurably (a glare spot's skirt
     # reaches everywhere, mostly far below a hundredth of the pixel's light).
-    ys, xs = np.nonzero(unlike)
+    ys, xs = pixels_of(unlike)
     darkest = np.minimum(np.minimum(lin[ys, xs, 0], lin[ys, xs, 1]), lin[ys, xs, 2])
     if lamped and (lamp[ys, xs] > LAMP_SHIFT * darkest).any():
         unlike &= _off_hue(rest, core, unlike, bare, ppu)
@@ -137,7 +137,7 @@ def _board_hue(
     hue, bright = rest
     board_hue, _ = _hue(board)
     du, dv = cv2.split(hue - board_hue)
-    ys, xs = np.nonzero(cand & bright)
+    ys, xs = pixels_of(cand & bright)
     out = np.zeros(cand.shape, bool)
     wp = (bare & bright).astype(np.float32)
     sums = cv2.boxFilter(
@@ -159,7 +159,7 @@ def _off_hue(
     hue the hands' ``core`` predicts beside them, and off every hue the core shows."""
     hue, bright = colour
     u, v = cv2.split(hue)
-    ys, xs = np.nonzero(cand & bright)
+    ys, xs = pixels_of(cand & bright)
     out = np.zeros(cand.shape, bool)
     if not len(ys):
         return out

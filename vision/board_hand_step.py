@@ -50,7 +50,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.board_fast import as_channels
+from vision.board_fast import as_channels, pixels_of
 
 STEP = 0.25  # log levels: a hand's colour changes less than this across a few pixels
 CONTACT = 6  # px: a patch touches the hand within this (across a grid line band of 4 px)
@@ -80,7 +80,7 @@ def step_bounded(
         return out
     # Only the box around the hidden pixels matters: a patch's contacts lie within CONTACT px
     # of it, and the hand's colour there within HAND_RADIUS px more (a speed-up, exact).
-    ys, xs = np.nonzero(hidden)
+    ys, xs = pixels_of(hidden)
     m = CONTACT + HAND_FAR + HAND_ERODE + 2
     h, w = hidden.shape
     box = (
@@ -110,10 +110,10 @@ def step_bounded(
     # by np.unique's labels, without its sort.
     touching[labels[at]] = True
     cmp = at & (dist >= NEAR)
-    ys, xs = np.nonzero(cmp)
+    ys, xs = pixels_of(cmp)
     if len(ys):
         # The labels of the pixel variant number the zero pixels (foreign) in row-major order.
-        fy, fx = np.nonzero(foreign)
+        fy, fx = pixels_of(foreign)
         idx = nearest[ys, xs] - 1
         hy, hx = fy[idx], fx[idx]
         lg = np.log(levels.astype(np.float32) + LEVEL_FLOOR)

@@ -42,7 +42,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.board_fast import channel_min, small_unique
+from vision.board_fast import channel_min, pixels_of, small_unique
 from vision.board_gaps import HUE_BINS, HUE_DARKEST, HUE_MARGIN, hue_bins, mean3
 
 NEAR_SIGMA = 0.5  # squares: the hand's pixels nearby (Gaussian sigma of their weights)
@@ -65,7 +65,7 @@ def near_hand_colour(
         return out
     # A candidate's hue from a 3 × 3 mean (one noisy pixel does not decide); a dark one's hue
     # is noise: it is not judged.
-    py, px = np.nonzero(candidates)
+    py, px = pixels_of(candidates)
     c = (mean3(levels) if smooth is None else smooth)[py, px]
     judged = channel_min(c) >= HUE_DARKEST
     if not judged.any():
@@ -74,7 +74,7 @@ def near_hand_colour(
     hues, which, _ = small_unique(hue_bins(c[judged]), HUE_BINS * HUE_BINS)
     # The core's pixels of each candidate hue (within HUE_MARGIN bins), counted per cell of
     # the grid: their number, and the sum and sum of squares of their log brightness.
-    cy, cx = np.nonzero(core)
+    cy, cx = pixels_of(core)
     core_bins, core_which, core_counts = small_unique(hue_bins(levels[cy, cx]), HUE_BINS * HUE_BINS)
     close = (np.abs(core_bins[:, None] // HUE_BINS - hues[None, :] // HUE_BINS) <= HUE_MARGIN) & (
         np.abs(core_bins[:, None] % HUE_BINS - hues[None, :] % HUE_BINS) <= HUE_MARGIN

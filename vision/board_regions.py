@@ -34,7 +34,7 @@ from typing import Any, Literal
 import cv2
 import numpy as np
 
-from vision.board_fast import box_of, components, median
+from vision.board_fast import box_of, components, masked, median
 from vision.board_geometry import ALL_SQUARES, SIZE, square_index
 from vision.board_squares import BoardLight
 from vision.board_surface import Surface
@@ -154,12 +154,14 @@ def light_of(lin: np.ndarray, pred: np.ndarray, known: np.ndarray) -> Light:
 
 def _contrast_kept(lin: np.ndarray, pred: np.ndarray, dark: np.ndarray, bright: np.ndarray) -> float | None:
     """Light squares minus dark ones as seen, over the same as predicted (None: too few)."""
-    if dark.sum() < 10 or bright.sum() < 10:
+    # Counted by count_nonzero and gathered by `masked` (np.compress): the sums' integers and
+    # boolean indexing's values in its order, without numpy's slower paths (a tile's crops).
+    if np.count_nonzero(dark) < 10 or np.count_nonzero(bright) < 10:
         return None
-    printed = float(median(pred[bright]) - median(pred[dark]))
+    printed = float(median(masked(pred, bright)) - median(masked(pred, dark)))
     if printed <= 0.02:
         return None
-    return float(median(lin[bright]) - median(lin[dark])) / printed
+    return float(median(masked(lin, bright)) - median(masked(lin, dark))) / printed
 
 
 def board_seen_through(own: np.ndarray, light: Light, ppu: int) -> tuple[float, float, float]:
@@ -196,7 +198,7 @@ def board_seen_through(own: np.ndarray, light: Light, ppu: int) -> tuple[float, 
             kept = _contrast_kept(lin[part], pred[part], dark_all[part], bright_all[part])
             if kept is None:
                 continue
-            area = float(own[part].sum()) / (ppu * ppu)
+            area = int(np.count_nonzero(own[part])) / (ppu * ppu)  # float(own[part].sum()) / …
             if kept >= SEEN:
                 seen += area
             elif kept < HIDDEN:

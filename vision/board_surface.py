@@ -46,6 +46,7 @@ from vision.board_fast import (
     crops_around,
     masked,
     median,
+    pixels_of,
     rank_parts,
     shifted,
     small_unique,
@@ -1238,7 +1239,7 @@ def _in_palettes(
     index = np.full(len(stats), -1, np.intp)
     index[big] = np.arange(len(big))
     own = core if sticker is None else core & ~sticker
-    ys, xs = np.nonzero(own)
+    ys, xs = pixels_of(own)
     hand = index[labels[ys, xs]]
     keep = hand >= 0
     seen, hand = levels[ys[keep], xs[keep]], hand[keep]
