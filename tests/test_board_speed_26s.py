@@ -7,14 +7,13 @@ from __future__ import annotations
 
 import math
 
-import cv2
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from tests.drawn_hands import PPU, N, verdicts
+from tests.drawn_hands import PPU, drawn_hand, verdicts
 from tests.recorded_calls import recorded_calls
 from tests.same_bits import same_values
 from vision import board_hand_curves as curves
@@ -235,19 +234,6 @@ def _bridge_calls(foreign, seen, hidden, unseen, found=None):
     return [(*ends, foreign, seen, hidden, PPU) for ends in curves._facing_ends(pieces, PPU)]
 
 
-def _drawn_hand(rng: np.random.Generator, parts: int) -> np.ndarray:
-    """A hand of ``parts`` discs and fingers (rotated bars) of random size and place."""
-    hand = np.zeros((N, N), np.uint8)
-    for _ in range(parts):
-        cx, cy = (int(c) for c in rng.integers(-20, N + 20, 2))
-        if rng.random() < 0.5:
-            cv2.circle(hand, (cx, cy), int(rng.integers(8, 60)), 1, -1)
-        else:
-            axes = (int(rng.integers(4, 70)), int(rng.integers(3, 12)))
-            cv2.ellipse(hand, (cx, cy), axes, float(rng.uniform(0, 180)), 0, 360, 1, -1)
-    return hand > 0
-
-
 @settings(max_examples=150, deadline=None)
 @given(parts=st.integers(1, 6), noise=st.sampled_from([0.0, 0.002, 0.02]), seed=st.integers(0, 2**32 - 1))
 def test_drawn_hands_bridges_and_fills_are_the_old_ones(parts, noise, seed):
@@ -255,7 +241,7 @@ def test_drawn_hands_bridges_and_fills_are_the_old_ones(parts, noise, seed):
     and fill marks the old forms' pixels, with the frame's masks and opened up; the outline's
     pieces are the old ones."""
     rng = np.random.default_rng(seed)
-    foreign, seen, hidden, unseen = verdicts(_drawn_hand(rng, parts))
+    foreign, seen, hidden, unseen = verdicts(drawn_hand(rng, parts))
     if noise:
         flip = rng.random(foreign.shape) < noise
         foreign, hidden = foreign ^ (flip & ~hidden), hidden ^ (flip & ~foreign)
