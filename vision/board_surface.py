@@ -839,10 +839,16 @@ def _around(mask: np.ndarray) -> np.ndarray:
 
 @lru_cache(maxsize=8)  # a few views' line masks; safe across threads (read-only results)
 def _half_around_lines(shape: tuple[int, ...], bits: bytes) -> np.ndarray:
-    line = np.unpackbits(np.frombuffer(bits, np.uint8), count=shape[0] * shape[1]).reshape(shape).astype(bool)
+    line = _unpacked(shape, bits)
     half = 0.5 * np.maximum(_around(~line), 1e-6)
     half.setflags(write=False)
     return half
+
+
+def _unpacked(shape: tuple[int, ...], bits: bytes) -> np.ndarray:
+    """The boolean mask of ``shape`` whose ``np.packbits(mask).tobytes()`` is ``bits`` (the key
+    the caches of a view's line mask are remembered by)."""
+    return np.unpackbits(np.frombuffer(bits, np.uint8), count=shape[0] * shape[1]).reshape(shape).astype(bool)
 
 
 @dataclass(frozen=True)
@@ -1101,7 +1107,7 @@ def _pair_rows(line: np.ndarray, gap: int, transposed: bool = False) -> np.ndarr
 
 @lru_cache(maxsize=8)  # a few views' masks, each both ways round; safe across threads
 def _pair_rows_of(shape: tuple[int, ...], bits: bytes, gap: int, transposed: bool) -> np.ndarray:
-    line = np.unpackbits(np.frombuffer(bits, np.uint8), count=shape[0] * shape[1]).reshape(shape).astype(bool)
+    line = _unpacked(shape, bits)
     if transposed:
         line = line.T
     n = line.shape[0]
