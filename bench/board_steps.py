@@ -11,7 +11,8 @@ reads, and a group's figure the median over its frames. The steps are timed by w
 in place of the functions in every ``vision`` module that holds them, so a step's time
 includes the steps it calls, and the wrappers' own cost (a few microseconds a call).
 Printed beside each step: its share of the group's median read (the read as the baseline,
-measured in the same run). Uses the renders `bench/tune_board.py` caches when there.
+measured in the same run). The scenes come from `bench/tune_board.py`'s render cache
+(`cached_scene`).
 
 A glare candidate is *by a hand* when more than a tenth of its disc (one width round where
 the search starts it) is foreign in the frame's own read; its sort is *peak* (the search's
@@ -24,7 +25,7 @@ from __future__ import annotations
 import argparse
 import collections
 import functools
-import pickle
+import importlib.util
 import statistics
 import sys
 import time
@@ -52,6 +53,15 @@ STEPS = (
 )
 
 
+def _tune_board() -> Any:
+    """bench/tune_board.py as a module: its `cached_scene` (renders kept in CACHE)."""
+    spec = importlib.util.spec_from_file_location("tune_board", HERE / "bench" / "tune_board.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def _patch(module_name: str, name: str, wrapper: Callable[[Callable[..., Any]], Callable[..., Any]]) -> None:
     """Put ``wrapper(f)`` in place of ``module.name`` wherever a ``vision`` module holds ``f``."""
     original = getattr(sys.modules[module_name], name)
@@ -73,7 +83,8 @@ def main() -> int:
 
     import vision.board_glare as board_glare
     import vision.board_reader as board_reader
-    from vision.board_synth import scene
+
+    tune_board = _tune_board()
 
     for module_name, _ in STEPS:
         __import__(module_name)
@@ -115,8 +126,7 @@ def main() -> int:
 
     frames = []  # (index, image, has a hand, tracker)
     for i in range(args.start, args.start + args.count):
-        cached = CACHE / f"{args.split}-{i:05d}.pkl"
-        shot = pickle.loads(cached.read_bytes()) if cached.exists() else scene(args.split, i)
+        shot = tune_board.cached_scene(CACHE, args.split, i)
         tracker = board_reader.BoardTracker(reuse=False)
         try:
             tracker.read(shot.image)  # the homography is found once; later reads are camera-still
