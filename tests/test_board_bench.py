@@ -79,3 +79,13 @@ def test_the_squares_read_are_scored_apart_from_the_unknown_ones() -> None:
     bench.score(shot, read, c, Counter(), [], 0)  # type: ignore[arg-type]
     assert (c["read"], c["read_correct"]) == (4, 2)
     assert (c["correct"], c["flagged"], c["guessed"], c["wrong"]) == (3, 1, 1, 1)
+
+
+def test_the_still_times_are_also_given_for_frames_without_and_with_a_hand() -> None:
+    times = [0.010, 0.050, 0.020, 0.080, 0.030]
+    hands = [False, True, False, True, False]
+    groups = bench._by_hand(times, hands)
+    assert groups["without a hand"] == pytest.approx((20.0, 30.0, 3))
+    assert groups["with a hand"] == pytest.approx((65.0, 80.0, 2))
+    empty = bench._by_hand([0.010], [False])["with a hand"]  # no frame with a hand: no figure
+    assert empty[2] == 0 and empty[0] != empty[0]
