@@ -29,7 +29,7 @@ import itertools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import NamedTuple
 
 import cv2
@@ -190,6 +190,19 @@ class View:
     line: np.ndarray  # within LINE_PX of a square boundary
     basis: np.ndarray  # the lighting field's basis at every pixel (n, n, 6)
 
+    @cached_property
+    def squares(self) -> np.ndarray | None:
+        """The class of each square (rows × columns of ``ppu`` × ``ppu`` pixels), or None
+        if ``classes`` is not one class per such square (a view made otherwise)."""
+        n_v, n_u = self.classes.shape
+        if self.ppu <= 0 or n_v % self.ppu or n_u % self.ppu or self.basis.shape[:2] != (n_v, n_u):
+            return None
+        squares = self.classes[:: self.ppu, :: self.ppu].copy()
+        if not np.array_equal(np.kron(squares, np.ones((self.ppu, self.ppu), squares.dtype)), self.classes):
+            return None
+        squares.setflags(write=False)
+        return squares
+
     @classmethod
     def of(cls, geometry: BoardGeometry, ppu: int) -> View:
         key = (ppu, geometry.classes)
@@ -213,7 +226,11 @@ _VIEWS: dict[tuple[int, tuple[tuple[int, ...], ...]], View] = {}
 
 def predict(lighting: Lighting, view: View) -> tuple[np.ndarray, np.ndarray]:
     """Linear colour of bare board at every pixel, and where it is known."""
-    log, known = lighting.predict_on(view.basis, view.classes)
+    squares = view.squares
+    if squares is None:
+        log, known = lighting.predict_on(view.basis, view.classes)
+    else:
+        log, known = lighting.predict_by_squares(view.basis, squares)
     # ``(np.exp(log) - LOG_FLOOR).clip(1e-4, None)`` in the log's own (fresh) memory: the
     # same numbers without two more arrays of the view's size (a NaN stays NaN either way).
     np.exp(log, out=log)
