@@ -422,6 +422,37 @@ def test_a_view_not_in_squares_is_predicted_by_pixels():
     assert _same(board_surface.predict(lighting, odd), _predict_main(lighting, odd))
 
 
+@settings(max_examples=40, deadline=None)
+@given(
+    odd=st.lists(st.sampled_from(_ODD_VALUES), max_size=6),
+    dtype=st.sampled_from([np.float32, np.float64]),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_the_lamp_taken_from_the_squares_only_is_from_the_whole_view(odd, dtype, seed):
+    """The squares' inner pixels less the lamp light, subtracted there only, are the blocks of
+    the whole view less the lamp light (odd values in both)."""
+    from vision.board_fast import as_channels
+    from vision.board_squares import PPU, _blocks, _without_lamp
+
+    rng = np.random.default_rng(seed)
+    n = 9 * PPU
+    lin = rng.normal(0.3, 0.3, (n, n, 3)).astype(np.float32)
+    lamp = rng.normal(0, 0.2, (n, n)).astype(dtype)
+    for value in odd:
+        lin.flat[rng.integers(lin.size)] = value
+        lamp.flat[rng.integers(lamp.size)] = value
+    with np.errstate(invalid="ignore"):
+        assert _same(_without_lamp(lin, lamp), _blocks(lin - as_channels(lamp)))
+
+
+def test_a_views_colours_of_square_are_its_classes():
+    """`View.dark` and `View.light` are ``classes == 0`` and ``classes == 1``, read-only."""
+    for ppu in (1, 24):
+        view = View.of(DEFAULT_GEOMETRY, ppu)
+        assert _same(view.dark, view.classes == 0) and _same(view.light, view.classes == 1)
+        assert not view.dark.flags.writeable and not view.light.flags.writeable
+
+
 # ---- real reads ----
 
 _REPLACED = {

@@ -103,7 +103,7 @@ def fit_spots(
     ``elliptic`` lets a spot be refined as an ellipse (see the module docstring).
     """
     small = cv2.resize(
-        excess.astype(np.float32), None, fx=1 / SCALE, fy=1 / SCALE, interpolation=cv2.INTER_AREA
+        excess.astype(np.float32, copy=False), None, fx=1 / SCALE, fy=1 / SCALE, interpolation=cv2.INTER_AREA
     )
     m = cv2.resize(usable.astype(np.float32), None, fx=1 / SCALE, fy=1 / SCALE, interpolation=cv2.INTER_AREA)
     m = (m > 0.99).astype(np.float32)

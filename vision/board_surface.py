@@ -191,6 +191,16 @@ class View:
     basis: np.ndarray  # the lighting field's basis at every pixel (n, n, 6)
 
     @cached_property
+    def dark(self) -> np.ndarray:
+        """Where the view shows a dark square (``classes == 0``; read-only, made once)."""
+        return _read_only(self.classes == 0)
+
+    @cached_property
+    def light(self) -> np.ndarray:
+        """Where the view shows a light square (``classes == 1``; read-only, made once)."""
+        return _read_only(self.classes == 1)
+
+    @cached_property
     def squares(self) -> np.ndarray | None:
         """The class of each square (rows × columns of ``ppu`` × ``ppu`` pixels), or None
         if ``classes`` is not one class per such square (a view made otherwise)."""
@@ -200,8 +210,7 @@ class View:
         squares = self.classes[:: self.ppu, :: self.ppu].copy()
         if not np.array_equal(np.kron(squares, np.ones((self.ppu, self.ppu), squares.dtype)), self.classes):
             return None
-        squares.setflags(write=False)
-        return squares
+        return _read_only(squares)
 
     @classmethod
     def of(cls, geometry: BoardGeometry, ppu: int) -> View:
@@ -222,6 +231,11 @@ class View:
 
 
 _VIEWS: dict[tuple[int, tuple[tuple[int, ...], ...]], View] = {}
+
+
+def _read_only(a: np.ndarray) -> np.ndarray:
+    a.setflags(write=False)
+    return a
 
 
 def predict(lighting: Lighting, view: View) -> tuple[np.ndarray, np.ndarray]:
@@ -353,7 +367,7 @@ def _judged(
     # Where a spot may be seen (hands say nothing), by colour of square: the same for
     # every spot and level, made once.
     seeing = (usable & grey) | saturated
-    seeing_dark, seeing_light = seeing & (view.classes == 0), seeing & (view.classes == 1)
+    seeing_dark, seeing_light = seeing & view.dark, seeing & view.light
     kept, doubtful = [], []
     for s in spots:
         # Only the pixels the spot lights with a tenth of its amplitude or more are looked at
