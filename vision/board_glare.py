@@ -117,7 +117,10 @@ def fit_spots(
     den = cv2.GaussianBlur(m, (0, 0), 0.15 * p)
     measured = den > 0.3
     den_floor = np.maximum(den, 1e-6)
-    blocked = np.zeros_like(m)  # peaks that did not make a spot (a hand's edge, a sticker)
+    # Where a peak is looked for: measured, and not where one that did not make a spot was
+    # (a hand's edge, a sticker: blocked by a disc drawn as 0, the pixels `cv2.circle` fills
+    # whatever the array's type). A bool array's bytes are the 0/1 of a uint8 one.
+    free = measured.view(np.uint8).copy()
     # What is left of the excess, smoothed, and the companions' floor change only when a
     # spot is added: a peak given up just blocks its place (the same numbers, made once).
     rest = smoothed = floors = None
@@ -128,7 +131,7 @@ def fit_spots(
             rest = small - model
             smoothed = cv2.GaussianBlur(rest * m, (0, 0), 0.15 * p) / den_floor
             floors = None
-        smooth = np.where(measured & (blocked == 0), smoothed, -1.0)
+        smooth = np.where(free.view(bool), smoothed, -1.0)
         k = int(np.argmax(smooth))
         cv, cu = divmod(k, w)
         amp = float(smooth[cv, cu])
@@ -153,15 +156,16 @@ def fit_spots(
             if amp < FLANK_AMPLITUDE:
                 break
         # Start from the half-height area of the peak, then refine.
-        half = ((smooth > amp / 2) & measured).astype(np.uint8)
-        width = max(MIN_WIDTH * p, float(np.sqrt(_area_around(half, cu, cv) / np.pi)) / 1.177)
+        half = np.greater(smooth, amp / 2)
+        half &= measured
+        width = max(MIN_WIDTH * p, float(np.sqrt(_area_around(half.view(np.uint8), cu, cv) / np.pi)) / 1.177)
         spot = _refine(rest, m, uu, vv, Spot(float(cu), float(cv), width, amp), p, least)
         if spot is not None and flank and 0 <= spot.u <= w and 0 <= spot.v <= h:
             spot = None  # a faint bump on the board is noise or a misfit, not a flank
         if spot is not None and least < MIN_AMPLITUDE and not _beside(spot, found):
             spot = None  # a faint companion must stay beside its strong spot
         if spot is None:
-            cv2.circle(blocked, (cu, cv), max(2, round(2 * width)), 1.0, -1)
+            cv2.circle(free, (cu, cv), max(2, round(2 * width)), 0, -1)
             continue
         found.append(spot)
         if len(found) < most or elliptic:  # else the model is not looked at again
