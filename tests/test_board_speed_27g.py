@@ -453,6 +453,34 @@ def test_a_views_colours_of_square_are_its_classes():
         assert not view.dark.flags.writeable and not view.light.flags.writeable
 
 
+def _grid_bump_main(shape, s):
+    vv, uu = board_glare._grid(shape[0], shape[1])
+    if s.aspect != 1.0:
+        return board_glare._bump(uu, vv, s)
+    du, dv = uu[0] - s.u, vv[:, 0] - s.v
+    r2 = (du * du)[None, :] + (dv * dv)[:, None]
+    return np.exp(-r2 / (2 * s.width * s.width))
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    h=st.integers(1, 60),
+    w=st.integers(1, 60),
+    u=st.floats(-20, 80),
+    v=st.floats(-20, 80),
+    width=st.sampled_from([0.0, 1e-20, 0.4, 3.0, 30.0, 1e20, float("inf"), float("nan")]),
+    numpy_width=st.booleans(),
+    aspect=st.sampled_from([1.0, 1.2]),
+)
+def test_a_spot_over_the_grid_is_mains(h, w, u, v, width, numpy_width, aspect):
+    """A spot's light over the small view, the exponential taken in the quotient's memory, is
+    main's: widths from zero to infinite and NaN, given as a Python or a numpy float (whose
+    product makes the quotient float64, as main's)."""
+    s = Spot(u, v, np.float64(width) if numpy_width else width, 0.3, aspect, 0.5)
+    with np.errstate(all="ignore"):
+        assert _same(board_glare._grid_bump((h, w), s), _grid_bump_main((h, w), s))
+
+
 # ---- real reads ----
 
 _REPLACED = {
@@ -462,6 +490,7 @@ _REPLACED = {
     "square_means": (board_lighting, _square_means_main),
     "predict": (board_surface, _predict_main),
     "_elliptic": (board_glare, _elliptic_main),
+    "_grid_bump": (board_glare, _grid_bump_main),
 }
 
 

@@ -90,7 +90,10 @@ def _grid_bump(shape: tuple[int, int], s: Spot) -> np.ndarray:
         return _bump(uu, vv, s)
     du, dv = uu[0] - s.u, vv[:, 0] - s.v
     r2 = (du * du)[None, :] + (dv * dv)[:, None]
-    return np.exp(-r2 / (2 * s.width * s.width))
+    # ``np.exp(-r2 / (2 * s.width * s.width))``, negated in the sum's memory and exponentiated
+    # in the quotient's: the same operations, two arrays of the view's size fewer.
+    g = np.divide(np.negative(r2, out=r2), 2 * s.width * s.width)
+    return np.exp(g, out=g)
 
 
 def fit_spots(
