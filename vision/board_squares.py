@@ -209,11 +209,15 @@ def board_light(
         lamp = spot_map(spots, lin.shape[:2])
         if not spots or k == GLARE_ROUNDS - 1:
             break
-        lighting = fit_lighting(
-            square_means(_blocks(lin - as_channels(lamp)), masks), ok & ~left_out, geometry
-        )
+        lighting = fit_lighting(square_means(_without_lamp(lin, lamp), masks), ok & ~left_out, geometry)
         pred, known = predict(lighting, view)
     return BoardLight(lighting, tuple(spots), pred, known, lamp)
+
+
+def _without_lamp(lin: np.ndarray, lamp: np.ndarray) -> np.ndarray:
+    """``_blocks(lin - as_channels(lamp))``: the squares' inner pixels less the lamp light
+    there, subtracted there only (the lighting fit reads nothing else), the same numbers."""
+    return _blocks(lin) - as_channels(_blocks(lamp))
 
 
 def _without_doubtful(
@@ -240,7 +244,7 @@ def _without_doubtful(
     """
     lamp = spot_map(found.kept, lin.shape[:2])
     lit = _blocks(spot_map(found.doubtful, lin.shape[:2])).mean(axis=(1, 2)) > DOUBT_LIGHT
-    refit = fit_lighting(square_means(_blocks(lin - as_channels(lamp)), masks), ok & ~lit, geometry)
+    refit = fit_lighting(square_means(_without_lamp(lin, lamp), masks), ok & ~lit, geometry)
     # Off the spots' squares, the refit stands on about as many squares as the first fit did.
     stood = int((lighting.inlier_squares & ~lit).sum())
     if refit.inliers < DOUBT_INLIERS * stood:

@@ -29,7 +29,7 @@ import itertools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import NamedTuple
 
 import cv2
@@ -190,6 +190,28 @@ class View:
     line: np.ndarray  # within LINE_PX of a square boundary
     basis: np.ndarray  # the lighting field's basis at every pixel (n, n, 6)
 
+    @cached_property
+    def dark(self) -> np.ndarray:
+        """Where the view shows a dark square (``classes == 0``; read-only, made once)."""
+        return _read_only(self.classes == 0)
+
+    @cached_property
+    def light(self) -> np.ndarray:
+        """Where the view shows a light square (``classes == 1``; read-only, made once)."""
+        return _read_only(self.classes == 1)
+
+    @cached_property
+    def squares(self) -> np.ndarray | None:
+        """The class of each square (rows × columns of ``ppu`` × ``ppu`` pixels), or None
+        if ``classes`` is not one class per such square (a view made otherwise)."""
+        n_v, n_u = self.classes.shape
+        if self.ppu <= 0 or n_v % self.ppu or n_u % self.ppu or self.basis.shape[:2] != (n_v, n_u):
+            return None
+        squares = self.classes[:: self.ppu, :: self.ppu].copy()
+        if not np.array_equal(np.kron(squares, np.ones((self.ppu, self.ppu), squares.dtype)), self.classes):
+            return None
+        return _read_only(squares)
+
     @classmethod
     def of(cls, geometry: BoardGeometry, ppu: int) -> View:
         key = (ppu, geometry.classes)
@@ -211,9 +233,18 @@ class View:
 _VIEWS: dict[tuple[int, tuple[tuple[int, ...], ...]], View] = {}
 
 
+def _read_only(a: np.ndarray) -> np.ndarray:
+    a.setflags(write=False)
+    return a
+
+
 def predict(lighting: Lighting, view: View) -> tuple[np.ndarray, np.ndarray]:
     """Linear colour of bare board at every pixel, and where it is known."""
-    log, known = lighting.predict_on(view.basis, view.classes)
+    squares = view.squares
+    if squares is None:
+        log, known = lighting.predict_on(view.basis, view.classes)
+    else:
+        log, known = lighting.predict_by_squares(view.basis, squares)
     # ``(np.exp(log) - LOG_FLOOR).clip(1e-4, None)`` in the log's own (fresh) memory: the
     # same numbers without two more arrays of the view's size (a NaN stays NaN either way).
     np.exp(log, out=log)
@@ -336,7 +367,7 @@ def _judged(
     # Where a spot may be seen (hands say nothing), by colour of square: the same for
     # every spot and level, made once.
     seeing = (usable & grey) | saturated
-    seeing_dark, seeing_light = seeing & (view.classes == 0), seeing & (view.classes == 1)
+    seeing_dark, seeing_light = seeing & view.dark, seeing & view.light
     kept, doubtful = [], []
     for s in spots:
         # Only the pixels the spot lights with a tenth of its amplitude or more are looked at
