@@ -300,15 +300,36 @@ def judge_squares(
     )
     free = free_fraction(surface.good | rim, reach.radius * PPU)
     box = round(reach.box * PPU)
-    for i in candidates:
-        f, r = square_index(ALL_SQUARES[i])
-        cu, cv = f * PPU + PPU // 2, (SIZE - 1 - r) * PPU + PPU // 2
-        worst = float(free[cv - box : cv + box + 1, cu - box : cu + box + 1].min())
+    for i, worst in zip(candidates, least_free(free, candidates, box), strict=True):
         if worst >= FREE_ENOUGH:
             out[i] = Verdict(True, 0.5 + 0.5 * (worst - FREE_ENOUGH) / (1 - FREE_ENOUGH), "", worst)
         else:
-            out[i] = Verdict(False, 0.0, _why(surface, light, cu, cv), worst)
+            out[i] = Verdict(False, 0.0, _why(surface, light, *_CENTRES[i]), worst)
     return out
+
+
+# Each square's centre pixel on the top view (column, row), in ALL_SQUARES order.
+_CENTRES = tuple(
+    (f * PPU + PPU // 2, (SIZE - 1 - r) * PPU + PPU // 2) for f, r in map(square_index, ALL_SQUARES)
+)
+_CENTRE_PIXELS = np.array(_CENTRES, np.intp)
+
+
+def least_free(free: np.ndarray, squares: Sequence[int], box: int) -> list[float]:
+    """For each of ``squares`` (indices into ALL_SQUARES), the least of ``free`` (a top view's
+    free shares, `free_fraction`) over the ``2 · box + 1`` pixels square around its centre:
+    where a piece may stand on it. All the squares at once (a minimum is the same number
+    however it is found) while the boxes lie within the view (``box`` under ``PPU // 2``;
+    a reach's box can be half a square and its slack, and the far edge squares' boxes are
+    then cut short by the view's end, as a slice is)."""
+    if not 0 <= box < PPU // 2:  # one square at a time
+        return [
+            float(free[v - box : v + box + 1, u - box : u + box + 1].min())
+            for u, v in map(_CENTRES.__getitem__, squares)
+        ]
+    cu, cv = _CENTRE_PIXELS[np.asarray(squares, dtype=np.intp)].T
+    windows = np.lib.stride_tricks.sliding_window_view(free, (2 * box + 1, 2 * box + 1))
+    return windows[cv - box, cu - box].min(axis=(1, 2)).tolist()
 
 
 def _why(surface: Surface, light: BoardLight, cu: int, cv: int) -> str:
