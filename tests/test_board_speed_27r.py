@@ -456,3 +456,19 @@ def test_the_usable_squares_are_round_26s(seed, pieces, bright, dark, given_brig
     brightest = board_squares.cmax(top) if given_brightest else None
     got = board_squares._usable_squares(top, masks, candidates, brightest)
     assert same_values(got, _usable_squares_26(top, masks, candidates))
+
+
+# --- image pixels to board units, the homography inverted once ------------------------------
+
+
+@settings(max_examples=200, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(1, 50))
+def test_points_mapped_to_the_board_are_round_26s(seed, n):
+    rng = np.random.default_rng(seed)
+    src = np.array([[0, 0], [9, 0], [9, 9], [0, 9]], np.float32)
+    dst = (rng.uniform(0, 1000, (4, 2)) + [[0, 900], [900, 900], [900, 0], [0, 0]]).astype(np.float32)
+    fit = HomographyFit(cv2.getPerspectiveTransform(src, dst), ("a1", "i9"), 0.5, 8)
+    for _ in range(2):  # the second call uses the inverse made by the first
+        pts = rng.uniform(-100, 2000, (n, 2))
+        want = cv2.perspectiveTransform(pts.reshape(-1, 1, 2), np.linalg.inv(fit.H)).reshape(-1, 2)
+        assert same_values(fit.to_board(pts), want)

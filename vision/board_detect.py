@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache, cached_property, lru_cache
 
 import cv2
 import numpy as np
@@ -60,8 +60,14 @@ class HomographyFit:
         return cv2.perspectiveTransform(np.asarray(pts, np.float64).reshape(-1, 1, 2), self.H).reshape(-1, 2)
 
     def to_board(self, pts: np.ndarray) -> np.ndarray:
-        Hinv = np.linalg.inv(self.H)
-        return cv2.perspectiveTransform(np.asarray(pts, np.float64).reshape(-1, 1, 2), Hinv).reshape(-1, 2)
+        return cv2.perspectiveTransform(np.asarray(pts, np.float64).reshape(-1, 1, 2), self._inverse).reshape(
+            -1, 2
+        )
+
+    @cached_property
+    def _inverse(self) -> np.ndarray:
+        """Image pixels → board units (inverted once: a still camera's frames ask again)."""
+        return np.linalg.inv(self.H)
 
 
 @lru_cache(maxsize=32)
