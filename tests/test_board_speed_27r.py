@@ -466,7 +466,9 @@ def test_the_usable_squares_are_round_26s(seed, pieces, bright, dark, given_brig
 def test_points_mapped_to_the_board_are_round_26s(seed, n):
     rng = np.random.default_rng(seed)
     src = np.array([[0, 0], [9, 0], [9, 9], [0, 9]], np.float32)
-    dst = (rng.uniform(0, 1000, (4, 2)) + [[0, 900], [900, 900], [900, 0], [0, 0]]).astype(np.float32)
+    dst = (rng.uniform(0, 1000, (4, 2)) + np.array([[0, 900], [900, 900], [900, 0], [0, 0]])).astype(
+        np.float32
+    )
     fit = HomographyFit(cv2.getPerspectiveTransform(src, dst), ("a1", "i9"), 0.5, 8)
     for _ in range(2):  # the second call uses the inverse made by the first
         pts = rng.uniform(-100, 2000, (n, 2))
