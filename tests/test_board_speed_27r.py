@@ -474,34 +474,3 @@ def test_points_mapped_to_the_board_are_round_26s(seed, n):
         pts = rng.uniform(-100, 2000, (n, 2))
         want = cv2.perspectiveTransform(pts.reshape(-1, 1, 2), np.linalg.inv(fit.H)).reshape(-1, 2)
         assert same_values(fit.to_board(pts), want)
-
-
-# --- small pictures' OpenCV calls on one thread ---------------------------------------------
-
-
-def test_one_thread_sets_the_count_back_even_on_an_error():
-    before = cv2.getNumThreads()
-    with board_fast.one_thread():
-        assert cv2.getNumThreads() == 1
-    assert cv2.getNumThreads() == before
-    with pytest.raises(RuntimeError), board_fast.one_thread():
-        raise RuntimeError("a read failed")
-    assert cv2.getNumThreads() == before
-
-
-@pytest.mark.parametrize("index", SCENES)
-def test_real_frames_read_alike_on_one_thread_and_on_opencvs_own(index, monkeypatch):
-    """The still read with the small pictures' calls on one thread (the corner crops, the
-    second look, the top view) and with OpenCV's threads there: the same squares, notes and
-    regions."""
-    from contextlib import nullcontext
-
-    import vision.board_reader as reader
-
-    image, tracker = _still(index)
-    new = tracker.read(image)
-    monkeypatch.setattr(reader, "one_thread", nullcontext)
-    monkeypatch.setattr(board_detect, "one_thread", nullcontext)
-    monkeypatch.setattr(board_squares, "one_thread", nullcontext)
-    assert cv2.getNumThreads() > 1  # OpenCV's own (the test machine's cores)
-    assert tracker.read(image) == new

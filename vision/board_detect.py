@@ -14,7 +14,7 @@ from functools import cache, cached_property, lru_cache
 import cv2
 import numpy as np
 
-from vision.board_fast import median, one_thread
+from vision.board_fast import median
 from vision.board_geometry import SIZE, BoardGeometry
 from vision.markers import CORNER_BASE, corner_square, dictionary
 
@@ -218,29 +218,28 @@ def _second_look(
     pad = 2 * SECOND_LOOK_CELL
     square = np.array([[0, 0], [side, 0], [side, side], [0, side]], np.float32) + pad
     out, missed = [], []
-    with one_thread():  # a few small warps and decodes: see `one_thread`
-        for n in plausible:
-            pts, q_side = quads[n], float(q_sides[n])
-            if len(centres) and float(np.min(np.linalg.norm(centres - pts.mean(axis=0), axis=1))) < q_side:
-                continue  # beside a marker already read: its inside or its rim, not another marker
-            M = cv2.getPerspectiveTransform(pts, square)
-            canon = cv2.warpPerspective(img, M, (side + 2 * pad, side + 2 * pad), flags=cv2.INTER_LINEAR)
-            c2, ids2, conf2, _ = _canonical_detector().detectMarkersWithConfidence(canon)
-            read = False
-            ids = np.asarray(ids2).reshape(-1) if ids2 is not None else np.empty(0, int)
-            for c, i, k in zip(c2, ids, np.asarray(conf2).reshape(-1), strict=False):
-                got = np.asarray(c, np.float64).reshape(4, 2)
-                if int(i) >= CORNER_BASE or int(i) in seen:
-                    continue
-                if float(np.abs(got.mean(axis=0) - (pad + side / 2)).max()) > SECOND_LOOK_CELL:
-                    continue  # not the candidate itself
-                back = cv2.perspectiveTransform(got.reshape(-1, 1, 2), np.linalg.inv(M)).reshape(4, 2)
-                out.append(Marker(int(i), back, float(k)))
-                seen.add(int(i))
-                centres = np.vstack([centres, back.mean(axis=0)]) if len(centres) else back.mean(axis=0)[None]
-                read = True
-            if not read:
-                missed.append(pts)
+    for n in plausible:
+        pts, q_side = quads[n], float(q_sides[n])
+        if len(centres) and float(np.min(np.linalg.norm(centres - pts.mean(axis=0), axis=1))) < q_side:
+            continue  # beside a marker already read: its inside or its rim, not another marker
+        M = cv2.getPerspectiveTransform(pts, square)
+        canon = cv2.warpPerspective(img, M, (side + 2 * pad, side + 2 * pad), flags=cv2.INTER_LINEAR)
+        c2, ids2, conf2, _ = _canonical_detector().detectMarkersWithConfidence(canon)
+        read = False
+        ids = np.asarray(ids2).reshape(-1) if ids2 is not None else np.empty(0, int)
+        for c, i, k in zip(c2, ids, np.asarray(conf2).reshape(-1), strict=False):
+            got = np.asarray(c, np.float64).reshape(4, 2)
+            if int(i) >= CORNER_BASE or int(i) in seen:
+                continue
+            if float(np.abs(got.mean(axis=0) - (pad + side / 2)).max()) > SECOND_LOOK_CELL:
+                continue  # not the candidate itself
+            back = cv2.perspectiveTransform(got.reshape(-1, 1, 2), np.linalg.inv(M)).reshape(4, 2)
+            out.append(Marker(int(i), back, float(k)))
+            seen.add(int(i))
+            centres = np.vstack([centres, back.mean(axis=0)]) if len(centres) else back.mean(axis=0)[None]
+            read = True
+        if not read:
+            missed.append(pts)
     return out, missed
 
 

@@ -14,8 +14,6 @@ the same dtype (tests/test_board_speed.py checks them against numpy).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 import cv2
 import numpy as np
@@ -175,27 +173,6 @@ def row_quantiles(rows: np.ndarray, q: float) -> list[float]:
 
 
 HALVING_MARGIN = 6  # px at the last level: a halving reads 2 px either side, and errs only there
-
-
-@contextmanager
-def one_thread() -> Iterator[None]:
-    """OpenCV's calls inside run on the calling thread alone (its thread count set to 1, and
-    back after): the same numbers, as every parallel loop of the calls made here (ArUco's
-    thresholding passes and candidates, a halving, a warp) computes each part on its own.
-
-    For small pictures: a parallel loop waits at its end for the other core, and on a busy
-    machine that core may be running something else. The four corner crops of a still read
-    took 3.5 ms on one thread and 8.0 ms on two, the top view 2.2 ms and 6.2 (tune 0–39, load
-    5–7, *one-off* `/tmp/s27r/thr*.py`); on an idle machine about the same either way."""
-    threads = cv2.getNumThreads()
-    if threads == 1:
-        yield
-        return
-    cv2.setNumThreads(1)
-    try:
-        yield
-    finally:
-        cv2.setNumThreads(threads)
 
 
 def pyr_down_around(image: np.ndarray, times: int, box: tuple[int, int, int, int]) -> np.ndarray:

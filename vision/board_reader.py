@@ -30,7 +30,6 @@ from vision.board_detect import (
     pieces_disagree,
     square_side_px,
 )
-from vision.board_fast import one_thread
 from vision.board_geometry import ALL_SQUARES, DEFAULT_GEOMETRY, SIZE, BoardGeometry, square_name
 from vision.board_read import BoardRead, Camera, Problem, SquareRead
 from vision.board_regions import RegionFinder
@@ -476,9 +475,8 @@ class BoardTracker:
             return self._cold(bgr, gray)
         expected = self._expect(gray.shape)
         corners: list[Marker] = []
-        with one_thread():  # four small crops: see `one_thread`
-            for roi in expected.corner_rois:
-                corners += [m for m in detect_markers(gray, roi, refine=True) if m.id >= CORNER_BASE]
+        for roi in expected.corner_rois:
+            corners += [m for m in detect_markers(gray, roi, refine=True) if m.id >= CORNER_BASE]
         at = expected.corners_at
         errors = [float(np.max(np.linalg.norm(at[m.id] - m.corners, axis=1))) for m in corners if m.id in at]
         if not errors:

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.board_fast import as_channels, one_thread, pyr_down_around, share
+from vision.board_fast import as_channels, pyr_down_around, share
 from vision.board_geometry import ALL_SQUARES, SIZE, BoardGeometry, square_index
 from vision.board_lighting import Lighting, design, fit_lighting, square_means
 from vision.board_rim import board_rim
@@ -111,17 +111,17 @@ def top_view(image: np.ndarray, H: np.ndarray) -> np.ndarray:
             int(np.ceil(xs.max())) + 3,
             int(np.ceil(ys.max())) + 3,
         )
+        img = pyr_down_around(image, times, box)
     else:  # the board not wholly in front of the camera: halve it all
-        box = (0, 0, w, h)
-    with one_thread():  # a third of a frame and a small view: not worth a second core's wait
-        return cv2.warpPerspective(
-            pyr_down_around(image, times, box),
-            M,
-            (SIZE * PPU, SIZE * PPU),
-            flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-            borderMode=cv2.BORDER_CONSTANT,
-            borderValue=(0, 0, 0),
-        )
+        img = pyr_down_around(image, times, (0, 0, w, h))
+    return cv2.warpPerspective(
+        img,
+        M,
+        (SIZE * PPU, SIZE * PPU),
+        flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+        borderMode=cv2.BORDER_CONSTANT,
+        borderValue=(0, 0, 0),
+    )
 
 
 def _blocks(img: np.ndarray) -> np.ndarray:
