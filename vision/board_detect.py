@@ -159,11 +159,12 @@ def _not_around_others(markers: list[Marker]) -> list[Marker]:
     corners = np.array([m.corners for m in markers])
     sides = _sides(corners)
     # Which markers are smaller than AROUND × each one's side, all pairs at once (the same
-    # comparisons): usually none, markers are one size.
+    # comparisons): usually none, markers are one size. Only piece codes are asked about:
+    # the homography's anchors are never dropped on this ground.
     smaller = sides[None, :] < AROUND * sides[:, None]
     asked = [n for n in np.flatnonzero(smaller.any(axis=1)).tolist() if markers[n].id < CORNER_BASE]
     if not asked:
-        return markers  # the homography's anchors are never dropped on this ground
+        return markers
     centres = [(float(x), float(y)) for x, y in corners.mean(axis=1)]
     dropped = set()
     for n in asked:
