@@ -201,11 +201,21 @@ def pyr_down_around(image: np.ndarray, times: int, box: tuple[int, int, int, int
             out = cv2.pyrDown(out)
         return out
     part = image[cy0:cy1, cx0:cx1]
-    for _ in range(times):
+    for _ in range(times - 1):
         part = cv2.pyrDown(part)
-    out = np.zeros((hs, ws, *image.shape[2:]), image.dtype)
-    out[cy0 // k : cy0 // k + part.shape[0], cx0 // k : cx0 // k + part.shape[1]] = part
+    # The last halving is written straight into its place in the frame, which is otherwise
+    # left as it comes (a warp reading the box never reads there).
+    out = _frame((hs, ws, *image.shape[2:]), image.dtype)
+    ph, pw = (part.shape[0] + 1) // 2, (part.shape[1] + 1) // 2  # cv2.pyrDown's size
+    place = out[cy0 // k : cy0 // k + ph, cx0 // k : cx0 // k + pw]
+    if cv2.pyrDown(part, dst=place) is not place:  # not written in place: never, as it fits
+        raise AssertionError("pyrDown did not halve into its place in the frame")
     return out
+
+
+def _frame(shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
+    """A picture's memory, not cleared (`pyr_down_around` fills what is read of it)."""
+    return np.empty(shape, dtype)
 
 
 def column_var(x: np.ndarray) -> np.ndarray:
