@@ -384,9 +384,12 @@ def _regions_of_26(surface, light, held=(), lin=None):
 
 @cache
 def _regions_calls():
+    # The first reads (which fix the homographies) are made before the recording: only the
+    # camera-still reads' calls are recorded, one each, whatever the first read called.
+    stills = [_still(index) for index in SCENES]
+
     def read_all() -> None:
-        for index in SCENES:
-            image, tracker = _still(index)
+        for image, tracker in stills:
             tracker.read(image)
 
     return recorded_calls(board_regions, "regions_of", read_all)
