@@ -28,8 +28,8 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
-from functools import lru_cache
+from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
 from typing import NamedTuple
 
 import cv2
@@ -50,7 +50,7 @@ from vision.board_fast import (
     rank_parts,
     shifted,
     small_unique,
-    split_medians,
+    sorted_medians,
     split_quantiles,
 )
 from vision.board_gaps import CORE_ERODE, HUE_LAMP, HandRegions, mean3, spanned_gaps
@@ -444,6 +444,15 @@ def _at_saturated(values: np.ndarray, saturated: np.ndarray, ceiling: float, mod
     return values
 
 
+def _at_clipped(values: np.ndarray, clipped: np.ndarray, ceiling: float, model: np.ndarray) -> np.ndarray:
+    """`_at_saturated` with the saturated places as flat indices (``np.flatnonzero`` of the
+    mask, made once for the light fit's passes): the same numbers at the same places, in the
+    same order, without reading the whole mask again each pass. ``values``: C-contiguous."""
+    if len(clipped):
+        np.put(values, clipped, np.maximum(ceiling - np.take(model, clipped), 0.0))
+    return values
+
+
 csum = channel_sum  # the sum over the colour channels (numpy reduces a short last axis slowly)
 
 
@@ -552,23 +561,35 @@ def _noise(resid: np.ndarray, level: np.ndarray, sel: np.ndarray) -> np.ndarray:
     robustly: a range that a hand or a sleeve fills is far noisier than the model through
     the others, and is left out (a hand's misfit taken for noise would make it fit the board).
     """
-    # Every third row and column is plenty for a few quantiles.
-    sub = (slice(None, None, 3), slice(None, None, 3))
-    s3 = sel[sub]
-    # The selected pixels (their channels), in order: np.compress is a faster boolean index.
-    pick = s3.ravel()
-    v = np.compress(pick, level[sub].reshape(pick.size, -1), axis=0).ravel()
-    e = np.abs(np.compress(pick, resid[sub].reshape(pick.size, -1), axis=0)).ravel()
+    # Every third row and column is plenty for a few quantiles. The selected pixels (their
+    # channels), in order: gathered by their flat indices (`_every_third`), without copying
+    # the strided rows of every third pixel first.
+    at = np.compress(sel[::3, ::3].ravel(), _every_third(sel.shape))
+    v = np.take(level.reshape(sel.size, -1), at, axis=0).ravel()
+    e = np.abs(np.take(resid.reshape(sel.size, -1), at, axis=0)).ravel()
     if len(v) < 100:
         return np.full(level.shape, 4.0, np.float32)
     # The brightness ranges: the parts of ``v`` in rank order (vision.board_fast.rank_parts:
-    # those of ``np.argsort(v)``, without its full sort), each looked at as a set.
-    order = rank_parts(v, NOISE_BINS)
+    # those of ``np.argsort(v)``, without its full sort), each looked at as a set; their
+    # medians read off the sorted levels (numpy sorts floats faster than it partitions them
+    # around the parts' 14 edges).
+    ranked = np.sort(v)
+    order = rank_parts(v, NOISE_BINS, ranked)
     quantiles = split_quantiles(e, order, NOISE_BINS, NOISE_QUANTILE)
-    medians = split_medians(v, order, NOISE_BINS)
+    medians = sorted_medians(ranked, NOISE_BINS)
     rows = [[1.0, m**2] for m in medians]
     ys = [(NOISE_SCALE * q) ** 2 for q in quantiles]
     return _noise_curve(rows, ys, level)
+
+
+@lru_cache(maxsize=8)
+def _every_third(shape: tuple[int, ...]) -> np.ndarray:
+    """The flat indices of the pixels in every third row and column of a view of ``shape``
+    (rows × columns), row by row: ``np.arange(h * w).reshape(h, w)[::3, ::3].ravel()``."""
+    h, w = shape[:2]
+    out = np.arange(h * w).reshape(h, w)[::3, ::3].ravel()
+    out.setflags(write=False)
+    return out
 
 
 def _noise_curve(rows: list[list[float]], ys: list[float], level: np.ndarray) -> np.ndarray:
@@ -651,6 +672,7 @@ def analyse(
     doubtful = np.zeros(w0.shape, bool)
     sigma = np.full(lin.shape, 4.0, np.float32)
     sums = _light_sums(rest, pred)  # the same every pass: only the weights change
+    clipped = np.flatnonzero(saturated)  # likewise the clipped channels (`_at_clipped`)
     # The bounds on the added light, the same every pass.
     most_added, doubtful_below = B_MAX + B_LAMP * lamp, B_MIN - B_DOUBT * lamp
     added = b + lamp
@@ -670,7 +692,7 @@ def analyse(
         model = to_levels(as_channels(a) * pred + as_channels(added))
         resid = top_levels - model
         # A clipped channel only says the board is at least that bright.
-        resid = _at_saturated(resid, saturated, SATURATED, model)
+        resid = _at_clipped(resid, clipped, SATURATED, model)
         sigma = _noise(resid, model, w > 0)
         # ``cmax(np.abs(resid) / sigma)``, in the residuals' own memory (not used again).
         resid = np.divide(np.abs(resid, out=resid), sigma, out=resid)
@@ -721,12 +743,15 @@ def analyse(
     foreign = _grow_from_blobs(strong, strong | weak, ppu)
     # A deep shadow is also what a dark grey sleeve looks like: not foreign (it must not join
     # a hand's palette), but not seen as bare board either.
-    # A hand a shade darker than one colour of square fits there as a shadow: dimmed patches
-    # over one colour only are looked at beside the hands (vision.board_hands).
-    one_colour = _one_colour_shade(shade & judged, log_dim, view.line, view.classes)
-    lit = lamp > HUE_LAMP * board_sum / 3
     # The hand-sized foreign regions, found once for the rules below.
     hands = Hands.of(foreign, dimmed, ppu)
+    # A hand a shade darker than one colour of square fits there as a shadow: dimmed patches
+    # over one colour only are looked at beside the hands (vision.board_hands; only there:
+    # without a hand-sized region, no rule reads them).
+    one_colour = (
+        _one_colour_shade(shade & judged, log_dim, view.line, view.classes) if len(hands.big) else None
+    )
+    lit = lamp > HUE_LAMP * board_sum / 3
     parts: list[np.ndarray] = []
     # A piece's sticker under the fingers is no colour of the hand's (vision.board_piece_ink).
     sticker = sticker_faces(lin, hands.mask, ppu)
@@ -859,23 +884,50 @@ class Hands:
     (``big``), their pixels (``mask``) and their ``core``: PALETTE_ERODE px in from the
     outline (whose pixels mix with the board), without the pixels that look like dimmed
     board (a hand's shadow beside it is often foreign too): the core's colours are the
-    hand's own (its palette, and its hue for `vision.board_hand_field.unlike_hand`)."""
+    hand's own (its palette, and its hue for `vision.board_hand_field.unlike_hand`).
 
-    labels: np.ndarray
-    stats: np.ndarray
+    Where the ``foreign`` pixels are too few for any region of them to be hand-sized (most
+    frames without a hand: a few dozen misfit pixels), ``big``, ``mask`` and ``core`` are
+    empty without labelling them, and the labels and stats are made only if asked for (no
+    rule asks where there is no hand: `_under_hands` returns at once)."""
+
     big: np.ndarray
     mask: np.ndarray
     core: np.ndarray
+    foreign: np.ndarray
+    found: tuple[np.ndarray, np.ndarray] | None = field(default=None, repr=False)
 
     @classmethod
     def of(cls, foreign: np.ndarray, dimmed: np.ndarray, ppu: int) -> Hands:
-        _, labels, stats, _ = cv2.connectedComponentsWithStats(foreign.astype(np.uint8), connectivity=8)
-        is_big = stats[:, cv2.CC_STAT_AREA] >= BLOB_AREA * ppu * ppu
+        area = BLOB_AREA * ppu * ppu
+        if np.count_nonzero(foreign) < area:
+            none = np.zeros(foreign.shape, bool)
+            return cls(np.flatnonzero(none), none, none.copy(), foreign)
+        labels, stats = _regions(foreign)
+        is_big = stats[:, cv2.CC_STAT_AREA] >= area
         is_big[0] = False
-        mask = is_big[labels]
+        mask = np.take(is_big, labels)  # each pixel its region's flag (np.take: as indexing, faster)
         erode = np.ones((2 * PALETTE_ERODE + 1,) * 2, np.uint8)
         core = (cv2.erode(mask.astype(np.uint8), erode) > 0) & ~dimmed
-        return cls(labels, stats, np.flatnonzero(is_big), mask, core)
+        return cls(np.flatnonzero(is_big), mask, core, foreign, (labels, stats))
+
+    @cached_property
+    def _regions(self) -> tuple[np.ndarray, np.ndarray]:
+        return self.found if self.found is not None else _regions(self.foreign)
+
+    @property
+    def labels(self) -> np.ndarray:
+        return self._regions[0]
+
+    @property
+    def stats(self) -> np.ndarray:
+        return self._regions[1]
+
+
+def _regions(foreign: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The 8-connected regions of ``foreign``: their labels and stats."""
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(foreign.astype(np.uint8), connectivity=8)
+    return labels, stats
 
 
 def _near_hands(hands: np.ndarray, ppu: int) -> np.ndarray:
@@ -886,7 +938,10 @@ def _near_hands(hands: np.ndarray, ppu: int) -> np.ndarray:
 
 
 def _grow_from_blobs(seeds: np.ndarray, allowed: np.ndarray, ppu: int) -> np.ndarray:
-    """``seeds`` plus the ``allowed`` pixels connected to a large seed region."""
+    """``seeds`` plus the ``allowed`` pixels connected to a large seed region (none where the
+    seeds are fewer than a large region's pixels: most frames without a hand)."""
+    if np.count_nonzero(seeds) < BLOB_AREA * ppu * ppu:
+        return seeds
     count, labels = cv2.connectedComponents(allowed.astype(np.uint8), connectivity=8)
     if count <= 1:
         return seeds
