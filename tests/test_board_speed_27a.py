@@ -15,6 +15,7 @@ from hypothesis.extra.numpy import arrays
 from tests.drawn_hands import PPU, N, drawn_hand
 from tests.recorded_calls import analyse_calls, calls_within_analyse
 from tests.same_bits import same_values
+from tests.test_board_speed_24s import drawn_shadow_args
 from vision import board_surface as bs
 from vision.board_fast import rank_parts, sorted_medians, split_medians, split_quantiles
 
@@ -190,6 +191,54 @@ def test_real_frames_noise_as_the_old_form(real_surfaces):
         assert same_values(bs._noise(*args), _noise_old(*args))
 
 
+# --- _shadowed: the shadow verified only where it decides a pixel asked about ---------------
+
+
+def _check_shadowed_as_old(args, weak):
+    """`_shadowed` with ``weak``, against itself verifying every time (the form at the round's
+    start): the same candidates, dimming and deep pixels, the same smoothness at the dimmed
+    weak pixels (the only ones `analyse` reads it at), the verified shadow the same where
+    made. Returns whether it was made."""
+    new = bs._shadowed(*args, weak)
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(bs, "_verify_decides", lambda *a: True)
+        old = bs._shadowed(*args, weak)
+    for i in (0, 2, 3):
+        assert same_values(new[i], old[i])
+    assert same_values(new[1] & new[0] & weak, old[1] & old[0] & weak)
+    if new[4] is None:
+        usable, line = args[9], args[11]
+        ratio = bs._dimming(*args[:4])[1]
+        assert same_values(bs._verify(usable & new[0], ratio, args[5], new[3], line), old[4])
+        return False
+    assert same_values(new[4], old[4])
+    return True
+
+
+@settings(max_examples=35, deadline=None)
+@given(
+    hands=st.integers(0, 3),
+    shadows=st.integers(0, 4),
+    lamp_on=st.booleans(),
+    weak_share=st.sampled_from([0.0, 0.002, 0.02]),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_shadowed_verifies_where_it_decides(hands, shadows, lamp_on, weak_share, seed):
+    """Drawn top views (round 24's: shadows, some deep, hands of random colours, lamp light),
+    the misfit ``weak`` around the hands and a speckle of any share."""
+    args, weak = drawn_shadow_args(hands, shadows, lamp_on, seed)
+    weak = weak & (np.random.default_rng(seed).random(weak.shape) < weak_share) if not hands else weak
+    _check_shadowed_as_old(args, weak)
+
+
+def test_real_frames_shadowed_as_the_old_form(real_surfaces):
+    """On the real frames' own calls: verified on the hand frame and on tune 37 (a shadow
+    there is dimmed, weak and not smooth without it), not on the other two."""
+    seen = calls_within_analyse("_shadowed", real_surfaces)
+    made = [_check_shadowed_as_old(args[:-1], args[-1]) for args in seen]
+    assert made == [False, True, False, True]
+
+
 # --- the whole surface analysis ---------------------------------------------------------------
 
 
@@ -209,6 +258,7 @@ def test_real_frames_read_as_with_the_old_forms(real_surfaces, monkeypatch):
     monkeypatch.setattr(bs, "_grow_from_blobs", _grow_from_blobs_old)
     monkeypatch.setattr(bs, "_at_clipped", lambda v, at, c, m: bs._at_saturated(v, _mask_of(at, v), c, m))
     monkeypatch.setattr(bs, "_noise", _noise_old)
+    monkeypatch.setattr(bs, "_verify_decides", lambda *a: True)
     old = [bs.analyse(*a, **k) for a, k in real_surfaces]
     assert len(new) == 4
     for x, y in zip(new, old, strict=True):

@@ -745,6 +745,8 @@ def analyse(
     # a hand's palette), but not seen as bare board either.
     # The hand-sized foreign regions, found once for the rules below.
     hands = Hands.of(foreign, dimmed, ppu)
+    if verified is None and len(hands.big):  # (`_shadowed` made it only where it decided a pixel)
+        verified = _verify(judged & dimmed, _dimming(rest, pred, a, b)[1], washed, log_dim, view.line)
     # A hand a shade darker than one colour of square fits there as a shadow: dimmed patches
     # over one colour only are looked at beside the hands (vision.board_hands; only there:
     # without a hand-sized region, no rule reads them).
@@ -980,13 +982,14 @@ def _shadowed(
 
     ``weak``: the pixels that misfit the local light (beyond WEAK_SIGMAS), if `analyse` asks.
     Deep is then told only at its shade (dimmed, smooth and weak), the only pixels it asks
-    about, and is False elsewhere; the rest is the same."""
-    dim = csum((rest - as_channels(b)) * pred) / np.maximum(csum(pred * pred), 1e-9)
+    about, and is False elsewhere; smoothness is as before there (at the dimmed weak pixels),
+    and the verified shadow is made only where it decides one of them (most frames without a
+    hand: `_verify_decides`): elsewhere it is None, smoothness the one without it, and the
+    rules that read it made it themselves (`_verify`; the hands', in `analyse`)."""
+    dim, ratio = _dimming(rest, pred, a, b)
     model = to_levels(as_channels(dim) * pred + as_channels(b + lamp))
     resid = _at_saturated(levels - model, saturated, SATURATED, model)
     fits = cmax(np.abs(resid) / sigma) < SHADOW_SIGMAS
-    # Against the unshadowed light: a window half in shadow has a lowered ``a``.
-    ratio = dim / np.maximum(a, 1.0)
     log_dim = np.log(np.clip(dim, 1e-3, None)).astype(np.float32)
     candidate = fits & (ratio > SHADOW_RANGE[0]) & (ratio < SHADOW_RANGE[1])
     own = usable & candidate
@@ -1004,16 +1007,17 @@ def _shadowed(
     # A shadow that goes on across the grid lines with the same dimming, or the same ramp, is
     # light's (no hand of the board's colour does that): seen board, smooth along its
     # penumbra's ramp even beside the hand that casts it, and not too deep to trust.
-    ppu = line.shape[0] // SIZE
-    verified = verified_shadow(own, own & (ratio < VERIFY_DIM) & ~washed, log_dim, line, ppu, LINE_PX)
-    smooth |= verified
+    deep_px = ratio < DEEP_SHADOW
+    verified: np.ndarray | None = None
+    if weak is None or _verify_decides(own, ratio, washed, weak, smooth, deep_px):
+        verified = _verify(own, ratio, washed, log_dim, line)
+        smooth |= verified
     # A deep shadow over one square looks like a dark sleeve; but a shadow dims dark and
     # light squares alike, where a sleeve of one colour dims them by factors as different as
     # the squares are: where both classes show nearby, equally dimmed, the dimming is light's
     # (``across``). That decides a deep pixel, unless washed out or verified.
-    deep_px = ratio < DEEP_SHADOW
     asked = None if weak is None else candidate & smooth & weak
-    told = deep_px & ~washed & ~verified
+    told = deep_px & ~washed if verified is None else deep_px & ~washed & ~verified
     if asked is not None:
         told &= asked
         if not told.any():
@@ -1047,9 +1051,47 @@ def _shadowed(
             lit[masked(labels, across & shadowish)] = True
     lit[0] = False
     across |= np.take(lit, labels)  # each pixel its patch's flag (np.take: as indexing, faster)
-    across |= verified
+    if verified is not None:
+        across |= verified
     deep = (deep_px & ~across) | washed
     return candidate, smooth, deep if asked is None else deep & asked, log_dim, verified
+
+
+def _dimming(
+    rest: np.ndarray, pred: np.ndarray, a: np.ndarray, b: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The grey factor that dims the board's predicted colour ``pred`` to the view less the
+    added light ``b`` (a least-squares fit over the channels), and that factor against the
+    unshadowed light ``a`` (a window half in shadow has a lowered ``a``)."""
+    dim = csum((rest - as_channels(b)) * pred) / np.maximum(csum(pred * pred), 1e-9)
+    return dim, dim / np.maximum(a, 1.0)
+
+
+def _verify(
+    own: np.ndarray, ratio: np.ndarray, washed: np.ndarray, log_dim: np.ndarray, line: np.ndarray
+) -> np.ndarray:
+    """The shadow verified across the grid lines (`vision.board_shadow_verify`) among the
+    ``own`` pixels (dimmed board), of those dimmed by VERIFY_DIM or more and not washed out."""
+    dimmed = own & (ratio < VERIFY_DIM) & ~washed
+    return verified_shadow(own, dimmed, log_dim, line, line.shape[0] // SIZE, LINE_PX)
+
+
+def _verify_decides(
+    own: np.ndarray,
+    ratio: np.ndarray,
+    washed: np.ndarray,
+    weak: np.ndarray,
+    smooth: np.ndarray,
+    deep: np.ndarray,
+) -> bool:
+    """Could the verified shadow (`_verify`: some of the ``own`` pixels dimmed by VERIFY_DIM,
+    not ``washed``) change `_shadowed`'s answer at the pixels `analyse` asks about (dimmed and
+    ``weak``), given the smoothness without it? Only if one of those pixels it may hold is
+    not smooth yet (it would make it so), or is ``deep`` (below DEEP_SHADOW), smooth and not
+    washed out (it would make it light's). Elsewhere it adds smoothness where none is asked
+    about, and a deep pixel it holds is not asked about (tests/test_board_speed_27a.py)."""
+    mine = own & weak & ~washed
+    return bool((mine & (ratio < VERIFY_DIM) & ~smooth).any() or (mine & deep & smooth).any())
 
 
 def _dimmed_alike(
@@ -1201,9 +1243,9 @@ def _under_hands(
     piece's sticker (`vision.board_piece_ink.sticker_faces`), left out of the palettes only."""
     if hands is None:
         hands = Hands.of(foreign, dimmed, ppu)
-    labels, stats, big, blobs = hands.labels, hands.stats, hands.big, hands.mask
-    if not len(big):
+    if not len(hands.big):  # (before asking for the labels: `Hands` makes them only then)
         return np.zeros(foreign.shape, bool)
+    labels, stats, big, blobs = hands.labels, hands.stats, hands.big, hands.mask
     disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * round(CLOSE_RADIUS * ppu) + 1,) * 2)
     # Into a square where no hand shows, a hand seen next door goes on only as a solid hand
     # would: its outline carried on across the grid line (vision.board_hands). Where some of
