@@ -120,6 +120,92 @@ def test_clipped_by_index_is_by_mask(shape, share, seed):
     assert same_values(got, want)
 
 
+# --- the light fit's passes: the board's levels in one buffer, the determinant's floor -------
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    values=arrays(
+        st.sampled_from([np.float32, np.float64]),
+        st.tuples(st.integers(1, 9), st.integers(1, 9), st.sampled_from([1, 3])),
+        elements=st.floats(-2.0, 3.0, width=32) | st.sampled_from([np.nan, np.inf, -np.inf, -0.0, 1e-40]),
+    ),
+)
+def test_levels_of_a_fresh_array_are_the_copys(values):
+    want = bs.to_levels(values)
+    assert same_values(bs.to_levels(values.copy(), fresh=True), want)
+    as_int = (np.nan_to_num(values) > 0.5).astype(np.uint8)
+    assert same_values(bs.to_levels(as_int, fresh=True), bs.to_levels(as_int))
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    shape=st.tuples(st.integers(1, 40), st.integers(1, 40)),
+    types=st.sampled_from([(np.float32,) * 3, (np.float64,) * 3, (np.float32, np.float64, np.float32)]),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_board_levels_are_the_expressions(shape, types, seed):
+    """`_board_levels` against the expression it replaces (`analyse`'s model, `_shadowed`'s):
+    light factors about 1 and beyond, added light either side of zero (levels clipped at
+    both ends), one float type or mixed (then computed as written)."""
+    rng = np.random.default_rng(seed)
+    a = rng.uniform(-0.5, 2.0, shape).astype(types[0])
+    pred = rng.uniform(0.0, 1.0, (*shape, 3)).astype(types[1])
+    added = rng.normal(0.0, 0.3, shape).astype(types[2])
+    want = bs.to_levels(bs.as_channels(a) * pred + bs.as_channels(added))
+    assert same_values(bs._board_levels(a, pred, added), want)
+
+
+def _local_light_old(lin, pred, w, r, lam_a, lam_b, sums=None, sw=None):
+    """`_local_light` at the round's start (the determinant's floor set by `np.putmask`)."""
+    pp, pl, ps, ls = bs._light_sums(lin, pred) if sums is None else sums
+    if sw is None:
+        sw = bs._box(w, r)
+    a11 = bs._box(w * pp, r)
+    a11 += lam_a
+    a12 = bs._box(w * ps, r)
+    a22 = 3 * sw
+    a22 += lam_b
+    r1 = bs._box(w * pl, r)
+    r1 += lam_a
+    r2 = bs._box(w * ls, r)
+    det = a11 * a22
+    det -= a12 * a12
+    np.putmask(det, np.abs(det) < 1e-12, 1e-12)
+    a = r1 * a22
+    a -= a12 * r2
+    a /= det
+    b = a11 * r2
+    b -= a12 * r1
+    b /= det
+    return a, b
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    shape=st.tuples(st.integers(1, 60), st.integers(1, 60)),
+    r=st.integers(1, 14),
+    lam=st.sampled_from([0.0, 1e-9, 0.5, 30.0]),
+    share=st.sampled_from([0.0, 0.1, 0.9, 1.0]),
+    grey=st.booleans(),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_local_light_is_the_old_one(shape, r, lam, share, grey, seed):
+    """Windows with no weight (a determinant of the ridge alone, or zero: its floor), grey
+    predictions (a singular window: the floor again), and ordinary ones."""
+    rng = np.random.default_rng(seed)
+    pred = rng.uniform(0.01, 1.0, (*shape, 3)).astype(np.float32)
+    if grey:
+        pred[:] = pred[..., :1]
+    lin = (pred * rng.uniform(0.5, 1.2, shape)[..., None] + rng.normal(0, 0.02, (*shape, 3))).astype(
+        np.float32
+    )
+    w = (rng.random(shape) < share).astype(np.float32)
+    assert same_values(
+        bs._local_light(lin, pred, w, r, lam, lam), _local_light_old(lin, pred, w, r, lam, lam)
+    )
+
+
 # --- _noise: the levels gathered by index, their parts' medians off the sorted levels --------
 
 
@@ -259,6 +345,10 @@ def test_real_frames_read_as_with_the_old_forms(real_surfaces, monkeypatch):
     monkeypatch.setattr(bs, "_at_clipped", lambda v, at, c, m: bs._at_saturated(v, _mask_of(at, v), c, m))
     monkeypatch.setattr(bs, "_noise", _noise_old)
     monkeypatch.setattr(bs, "_verify_decides", lambda *a: True)
+    monkeypatch.setattr(bs, "_local_light", _local_light_old)
+    monkeypatch.setattr(
+        bs, "_board_levels", lambda a, p, b: bs.to_levels(bs.as_channels(a) * p + bs.as_channels(b))
+    )
     old = [bs.analyse(*a, **k) for a, k in real_surfaces]
     assert len(new) == 4
     for x, y in zip(new, old, strict=True):

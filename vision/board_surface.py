@@ -138,12 +138,14 @@ def _linear(top: np.ndarray) -> np.ndarray:
     return (top.astype(np.float32) / 255.0) ** 2.2
 
 
-def to_levels(lin: np.ndarray) -> np.ndarray:
+def to_levels(lin: np.ndarray, fresh: bool = False) -> np.ndarray:
     """Linear → 0–255 levels, where sensor noise is about the same at every brightness.
 
     ``255 · clip(lin, 0, 1) ** (1 / 2.2)``, the power and the product made in the clipped
-    copy's own memory: the same numbers without two more arrays of the view's size."""
-    out = np.clip(lin, 0, 1)
+    copy's own memory: the same numbers without two more arrays of the view's size. With
+    ``fresh`` (a float array of the caller's own, not read again), clipped in its memory."""
+    own = fresh and isinstance(lin, np.ndarray) and lin.dtype.kind == "f"
+    out = np.clip(lin, 0, 1, out=lin if own else None)
     if not isinstance(out, np.ndarray) or out.dtype.kind != "f":
         return 255.0 * out ** (1 / 2.2)
     np.power(out, 1 / 2.2, out=out)
@@ -543,7 +545,8 @@ def _local_light(
     r2 = _box(w * ls, r)
     det = a11 * a22
     det -= a12 * a12
-    np.putmask(det, np.abs(det) < 1e-12, 1e-12)
+    if not (det.size and det.min() >= 1e-12):  # (a NaN too): most frames' are all far above it
+        np.putmask(det, np.abs(det) < 1e-12, 1e-12)
     a = r1 * a22
     a -= a12 * r2
     a /= det
@@ -551,6 +554,19 @@ def _local_light(
     b -= a12 * r1
     b /= det
     return a, b
+
+
+def _board_levels(a: np.ndarray, pred: np.ndarray, added: np.ndarray) -> np.ndarray:
+    """``to_levels(as_channels(a) * pred + as_channels(added))``: the board lit by the local
+    light ``a`` (a factor) and ``added`` (grey), in levels; the product, the sum and the
+    levels made in the first plane's merged copy (the same operations in the same order;
+    arrays of one float type, as `analyse`'s are: else as written)."""
+    if not (a.dtype == pred.dtype == added.dtype and a.dtype.kind == "f" and pred.shape == (*a.shape, 3)):
+        return to_levels(as_channels(a) * pred + as_channels(added))
+    out = as_channels(a)
+    out *= pred
+    out += as_channels(added)
+    return to_levels(out, fresh=True)
 
 
 def _noise(resid: np.ndarray, level: np.ndarray, sel: np.ndarray) -> np.ndarray:
@@ -689,7 +705,7 @@ def analyse(
         b_f = np.where(filled, _smooth(b * idf, fill) / den, 0.0)
         a, b = np.where(ident, a, a_f), np.where(ident, b, b_f)
         added = b + lamp
-        model = to_levels(as_channels(a) * pred + as_channels(added))
+        model = _board_levels(a, pred, added)
         resid = top_levels - model
         # A clipped channel only says the board is at least that bright.
         resid = _at_clipped(resid, clipped, SATURATED, model)
@@ -987,7 +1003,7 @@ def _shadowed(
     hand: `_verify_decides`): elsewhere it is None, smoothness the one without it, and the
     rules that read it made it themselves (`_verify`; the hands', in `analyse`)."""
     dim, ratio = _dimming(rest, pred, a, b)
-    model = to_levels(as_channels(dim) * pred + as_channels(b + lamp))
+    model = _board_levels(dim, pred, b + lamp)
     resid = _at_saturated(levels - model, saturated, SATURATED, model)
     fits = cmax(np.abs(resid) / sigma) < SHADOW_SIGMAS
     log_dim = np.log(np.clip(dim, 1e-3, None)).astype(np.float32)
