@@ -317,6 +317,28 @@ def test_shadowed_verifies_where_it_decides(hands, shadows, lamp_on, weak_share,
     _check_shadowed_as_old(args, weak)
 
 
+def _deviation_old(values, mask):
+    m = mask.astype(np.float32)
+    den = cv2.GaussianBlur(m, (0, 0), bs.SHADOW_SMOOTH)
+    return np.abs(values - cv2.GaussianBlur(values * m, (0, 0), bs.SHADOW_SMOOTH) / np.maximum(den, 1e-6))
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    shape=st.tuples(st.integers(1, 80), st.integers(1, 80)),
+    share=st.sampled_from([0.0, 0.01, 0.5, 1.0]),
+    dtype=st.sampled_from([np.float32, np.float64]),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_deviation_is_the_old_one(shape, share, dtype, seed):
+    """`_deviation` in the blur's memory: log dimmings either side of zero (signed zeros where
+    the mask leaves a pixel out), masks empty (the floor of the weights) to full."""
+    rng = np.random.default_rng(seed)
+    values = rng.normal(-0.3, 0.5, shape).astype(dtype)
+    mask = rng.random(shape) < share
+    assert same_values(bs._deviation(values, mask), _deviation_old(values, mask))
+
+
 def test_real_frames_shadowed_as_the_old_form(real_surfaces):
     """On the real frames' own calls: verified on the hand frame and on tune 37 (a shadow
     there is dimmed, weak and not smooth without it), not on the other two."""
@@ -346,6 +368,7 @@ def test_real_frames_read_as_with_the_old_forms(real_surfaces, monkeypatch):
     monkeypatch.setattr(bs, "_noise", _noise_old)
     monkeypatch.setattr(bs, "_verify_decides", lambda *a: True)
     monkeypatch.setattr(bs, "_local_light", _local_light_old)
+    monkeypatch.setattr(bs, "_deviation", _deviation_old)
     monkeypatch.setattr(
         bs, "_board_levels", lambda a, p, b: bs.to_levels(bs.as_channels(a) * p + bs.as_channels(b))
     )

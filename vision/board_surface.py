@@ -1005,8 +1005,8 @@ def _shadowed(
     dim, ratio = _dimming(rest, pred, a, b)
     model = _board_levels(dim, pred, b + lamp)
     resid = _at_saturated(levels - model, saturated, SATURATED, model)
-    fits = cmax(np.abs(resid) / sigma) < SHADOW_SIGMAS
-    log_dim = np.log(np.clip(dim, 1e-3, None)).astype(np.float32)
+    fits = cmax(np.divide(np.abs(resid, out=resid), sigma, out=resid)) < SHADOW_SIGMAS  # (in its memory)
+    log_dim = np.log(np.clip(dim, 1e-3, None)).astype(np.float32, copy=False)
     candidate = fits & (ratio > SHADOW_RANGE[0]) & (ratio < SHADOW_RANGE[1])
     own = usable & candidate
     # Smooth: like the pixels around it (a hand's "dimming" jumps with the square colour under
@@ -1166,7 +1166,10 @@ def _deviation(values: np.ndarray, mask: np.ndarray) -> np.ndarray:
     """How far each pixel's value is from the mean of the ``mask`` pixels around it."""
     m = mask.astype(np.float32)
     den = cv2.GaussianBlur(m, (0, 0), SHADOW_SMOOTH)
-    return np.abs(values - cv2.GaussianBlur(values * m, (0, 0), SHADOW_SMOOTH) / np.maximum(den, 1e-6))
+    # ``np.abs(values - blur(values * m) / np.maximum(den, 1e-6))``, in the blur's memory.
+    out = cv2.GaussianBlur(values * m, (0, 0), SHADOW_SMOOTH)
+    out /= np.maximum(den, 1e-6, out=den)
+    return np.abs(np.subtract(values, out, out=out), out=out)
 
 
 def _bridged(shadowish: np.ndarray, log_dim: np.ndarray, line: np.ndarray) -> np.ndarray:
