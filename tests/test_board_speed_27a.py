@@ -206,6 +206,39 @@ def test_local_light_is_the_old_one(shape, r, lam, share, grey, seed):
     )
 
 
+def test_real_frames_light_fit_with_boolean_weights_as_with_floats(real_surfaces):
+    """The light fit's weights are booleans now (0.0 and 1.0 floats before): its window sums,
+    counts and local light on the real frames' own calls are those of the float weights."""
+    calls = calls_within_analyse("_local_light", real_surfaces)
+    assert len(calls) >= 8
+    for lin, pred, w, r, lam_a, lam_b, sums, sw in calls:
+        assert w.dtype == np.bool_
+        wf = w.astype(np.float32)
+        counts = bs._window_counts(w, *_classes(w.shape), r)
+        assert same_values(counts, bs._window_counts(wf, *_classes(w.shape), r))
+        assert same_values(sw, counts[..., 0])
+        assert same_values(
+            bs._local_light(lin, pred, w, r, lam_a, lam_b, sums, sw),
+            _local_light_old(lin, pred, wf, r, lam_a, lam_b, sums, sw),
+        )
+
+
+def _classes(shape: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
+    from vision.board_geometry import DEFAULT_GEOMETRY
+
+    classes = bs.View.of(DEFAULT_GEOMETRY, shape[0] // 9).classes
+    return (classes == 0).view(np.uint8), (classes == 1).view(np.uint8)
+
+
+@settings(max_examples=100, deadline=None)
+@given(n=st.integers(1, 300), seed=st.integers(0, 2**32 - 1))
+def test_boolean_weights_are_the_float_ones(n, seed):
+    """The next pass's weights: ``w0 & keep & ~doubt`` is ``w0 * keep * ~doubt`` of 0.0 / 1.0."""
+    rng = np.random.default_rng(seed)
+    w0, keep, doubt = rng.random((3, n)) < 0.7
+    assert same_values((w0 & keep & ~doubt).astype(np.float32), w0.astype(np.float32) * keep * ~doubt)
+
+
 # --- _noise: the levels gathered by index, their parts' medians off the sorted levels --------
 
 

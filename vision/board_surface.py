@@ -496,12 +496,13 @@ def _box(a: np.ndarray, r: int) -> np.ndarray:
 
 def _window_counts(w: np.ndarray, dark: np.ndarray, light: np.ndarray, r: int) -> np.ndarray:
     """``_box(w, r)``, ``_box(w * dark, r)`` and ``_box(w * light, r)`` as three channels, for
-    weights ``w`` of 0 and 1 only (float) and ``dark``, ``light`` uint8 masks of 0 and 1.
+    weights ``w`` of 0 and 1 only (float, or booleans) and ``dark``, ``light`` uint8 masks of 0
+    and 1.
 
     They are counts: OpenCV sums a float window in float64, exactly here (whole numbers), and
     so it does a uint8 window as integers. One box filter over three uint8 channels gives the
     same float32 numbers as the three over float planes, at half their time."""
-    weights = (w > 0).view(np.uint8)
+    weights = (w if w.dtype == np.bool_ else w > 0).view(np.uint8)
     planes = cv2.merge([weights, weights & dark, weights & light])
     return cv2.boxFilter(
         planes, cv2.CV_32F, (2 * r + 1, 2 * r + 1), normalize=False, borderType=cv2.BORDER_CONSTANT
@@ -665,7 +666,9 @@ def analyse(
     saturated = top_levels >= SATURATED
     any_sat = saturated[..., 0] | saturated[..., 1] | saturated[..., 2]
     judged = ~view.line & ~pieces & ~outside & known
-    w0 = (judged & ~any_sat).astype(np.float32)
+    # The light fit's weights, 0 or 1: booleans (the same products with a colour's sums, and
+    # cheaper to make, compare and count than floats).
+    w0 = judged & ~any_sat
     # What the board shows besides the modelled glare. A 2-D term with a colour picture is
     # made three channels first (`as_channels`: the same numbers, quicker than broadcasting).
     rest = lin - as_channels(lamp)
@@ -673,17 +676,17 @@ def analyse(
     n = (2 * r + 1) ** 2
     # np.var(pred[w0 > 0], axis=0), the same numbers faster (vision.board_fast).
     spread = (
-        float(column_var(np.compress((w0 > 0).ravel(), pred.reshape(w0.size, -1), axis=0)).sum())
+        float(column_var(np.compress(w0.ravel(), pred.reshape(w0.size, -1), axis=0)).sum())
         if w0.any()
         else 1e-3
     )
     lam_a, lam_b = RIDGE * n * spread, RIDGE * n
     dark, light = (view.classes == 0).view(np.uint8), (view.classes == 1).view(np.uint8)
     fill = max(3.0, FILL_SIGMA * ppu)
-    w = w0.copy()
-    a = np.ones_like(w0)
-    b = np.zeros_like(w0)
-    resid_n = np.zeros_like(w0)
+    w = w0
+    a = np.ones(w0.shape, np.float32)
+    b = np.zeros(w0.shape, np.float32)
+    resid_n = np.zeros(w0.shape, np.float32)
     implausible = np.zeros(w0.shape, bool)
     doubtful = np.zeros(w0.shape, bool)
     sigma = np.full(lin.shape, 4.0, np.float32)
@@ -709,7 +712,7 @@ def analyse(
         resid = top_levels - model
         # A clipped channel only says the board is at least that bright.
         resid = _at_clipped(resid, clipped, SATURATED, model)
-        sigma = _noise(resid, model, w > 0)
+        sigma = _noise(resid, model, w)
         # ``cmax(np.abs(resid) / sigma)``, in the residuals' own memory (not used again).
         resid = np.divide(np.abs(resid, out=resid), sigma, out=resid)
         resid_n = cmax(resid)
@@ -721,7 +724,7 @@ def analyse(
         # only less than no added light at all is no light.
         doubtful = ident & (b < doubtful_below) & ~implausible
         before = w
-        w = w0 * (resid_n < KEEP_SIGMAS) * ~(implausible | doubtful)
+        w = w0 & (resid_n < KEEP_SIGMAS) & ~(implausible | doubtful)
         if _settled(w, before):
             break
     # Under strong lamp light every colour washes out towards the lamp's: a hand there looks
