@@ -910,7 +910,8 @@ class Hands:
     Where the ``foreign`` pixels are too few for any region of them to be hand-sized (most
     frames without a hand: a few dozen misfit pixels), ``big``, ``mask`` and ``core`` are
     empty without labelling them, and the labels and stats are made only if asked for (no
-    rule asks where there is no hand: `_under_hands` returns at once)."""
+    rule asks where there is no hand: `_under_hands` returns at once). ``found``: the labels
+    and stats where made with the rest."""
 
     big: np.ndarray
     mask: np.ndarray
@@ -1004,7 +1005,7 @@ def _shadowed(
     about, and is False elsewhere; smoothness is as before there (at the dimmed weak pixels),
     and the verified shadow is made only where it decides one of them (most frames without a
     hand: `_verify_decides`): elsewhere it is None, smoothness the one without it, and the
-    rules that read it made it themselves (`_verify`; the hands', in `analyse`)."""
+    rules that read it make it themselves (`_verify`: the hands', in `analyse`)."""
     dim, ratio = _dimming(rest, pred, a, b)
     model = _board_levels(dim, pred, b + lamp)
     resid = _at_saturated(levels - model, saturated, SATURATED, model)
