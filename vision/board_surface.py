@@ -565,6 +565,8 @@ def _board_levels(a: np.ndarray, pred: np.ndarray, added: np.ndarray) -> np.ndar
     if not (a.dtype == pred.dtype == added.dtype and a.dtype.kind == "f" and pred.shape == (*a.shape, 3)):
         return to_levels(as_channels(a) * pred + as_channels(added))
     out = as_channels(a)
+    if not out.flags.writeable:  # (a broadcast view, say)
+        return to_levels(out * pred + as_channels(added))
     out *= pred
     out += as_channels(added)
     return to_levels(out, fresh=True)
