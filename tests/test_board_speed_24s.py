@@ -203,6 +203,7 @@ def _plain_local_light(lin, pred, w, r, lam_a, lam_b, sums=None, sw=None):
     from vision.board_surface import _box, _light_sums
 
     pp, pl, ps, ls = _light_sums(lin, pred) if sums is None else sums
+    w = w.astype(np.float32)  # (board27a: `analyse`'s weights are booleans, the same numbers)
     sw = _box(w, r)
     a11 = _box(w * pp, r) + lam_a
     a12 = _box(w * ps, r)
@@ -218,6 +219,7 @@ def _plain_window_counts(w, dark, light, r):
     from vision.board_surface import _box
 
     d, li = dark.astype(np.float32), light.astype(np.float32)
+    w = w.astype(np.float32)  # (board27a: `analyse`'s weights are booleans, the same numbers)
     return np.dstack([_box(w, r), _box(w * d, r), _box(w * li, r)])
 
 
