@@ -95,13 +95,13 @@ def test_the_largest_marker_follows_the_homography():
     tracker = BoardTracker(reuse=False)
     tracker.read(image)
     tracker.read(image)
-    cached = tracker._largest
-    assert cached is not None and cached[0] is tracker.fit
-    assert cached[1] == 0.8 * square_side_px(tracker.fit)
+    cached = tracker._expected
+    assert cached is not None and cached.fit is tracker.fit
+    assert cached.largest_marker == 0.8 * square_side_px(tracker.fit)
     tracker.read(image)
-    assert tracker._largest is cached
+    assert tracker._expected is cached
     tracker.reset()
     tracker.read(image)  # fitted afresh: a new homography object
     tracker.read(image)
-    assert tracker._largest is not cached and tracker._largest is not None
-    assert tracker._largest[0] is tracker.fit
+    assert tracker._expected is not cached and tracker._expected is not None
+    assert tracker._expected.fit is tracker.fit

@@ -212,7 +212,7 @@ def test_real_frames_read_as_with_the_plain_forms(real_surfaces, monkeypatch):
 
     new = [board_surface.analyse(*a, **k) for a, k in real_surfaces]
 
-    def argsort_parts(values, parts):
+    def argsort_parts(values, parts, ranked=None):
         return np.argsort(values)
 
     def broadcast(a, n=3):

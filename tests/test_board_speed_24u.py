@@ -499,6 +499,8 @@ def _light_of_plain(lin: np.ndarray, pred: np.ndarray, known: np.ndarray) -> tup
 
 
 def _find_regions_plain(foreign, hidden, outside, lamp_share, held=(), light=None):
+    if callable(lamp_share):  # regions_of passes it as a function since round 27 (board27r)
+        lamp_share = lamp_share()
     n = foreign.shape[0]
     ppu = n // SIZE
     mask = (foreign | hidden) & ~outside

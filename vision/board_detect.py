@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache, cached_property, lru_cache
 
 import cv2
 import numpy as np
 
+from vision.board_fast import median
 from vision.board_geometry import SIZE, BoardGeometry
 from vision.markers import CORNER_BASE, corner_square, dictionary
 
@@ -59,8 +60,14 @@ class HomographyFit:
         return cv2.perspectiveTransform(np.asarray(pts, np.float64).reshape(-1, 1, 2), self.H).reshape(-1, 2)
 
     def to_board(self, pts: np.ndarray) -> np.ndarray:
-        Hinv = np.linalg.inv(self.H)
-        return cv2.perspectiveTransform(np.asarray(pts, np.float64).reshape(-1, 1, 2), Hinv).reshape(-1, 2)
+        return cv2.perspectiveTransform(np.asarray(pts, np.float64).reshape(-1, 1, 2), self._inverse).reshape(
+            -1, 2
+        )
+
+    @cached_property
+    def _inverse(self) -> np.ndarray:
+        """Image pixels → board units (inverted once: a still camera's frames ask again)."""
+        return np.linalg.inv(self.H)
 
 
 @lru_cache(maxsize=32)
@@ -118,16 +125,24 @@ def detect_markers(
     corners, ids, conf, rejected = detector.detectMarkersWithConfidence(img)
     if ids is None or len(ids) == 0:
         return []
-    out = []
-    for c, i, k in zip(corners, np.asarray(ids).reshape(-1), np.asarray(conf).reshape(-1), strict=True):
-        pts = np.asarray(c, np.float64).reshape(4, 2) + np.array([x0, y0], np.float64)
-        out.append(Marker(int(i), pts, float(k)))
     offset = np.array([x0, y0], np.float64)
+    out = _markers_of(corners, ids, conf, offset)
     again, missed = _second_look(img, rejected, out, offset)
     out += [Marker(m.id, m.corners + offset, m.confidence) for m in again]
     if unread is not None:
         unread += [q.astype(np.float64) + offset for q in missed]
     return _not_around_others(out)
+
+
+def _markers_of(
+    corners: Sequence[np.ndarray], ids: np.ndarray, conf: np.ndarray, offset: np.ndarray
+) -> list[Marker]:
+    """The detector's markers (its corners, ids and confidences) with their corners in the
+    full image (``offset`` added). All at once: each value widened to float64 and offset, as
+    one marker at a time would; each marker's corners are a view of one array's rows."""
+    quads = np.asarray(corners, np.float64).reshape(-1, 4, 2) + offset
+    ids_, conf_ = np.asarray(ids).reshape(-1).tolist(), np.asarray(conf).reshape(-1).tolist()
+    return [Marker(i, q, k) for q, i, k in zip(quads, ids_, conf_, strict=True)]
 
 
 def _not_around_others(markers: list[Marker]) -> list[Marker]:
@@ -143,17 +158,20 @@ def _not_around_others(markers: list[Marker]) -> list[Marker]:
         return markers
     corners = np.array([m.corners for m in markers])
     sides = _sides(corners)
+    # Which markers are smaller than AROUND × each one's side, all pairs at once (the same
+    # comparisons): usually none, markers are one size. Only piece codes are asked about:
+    # the homography's anchors are never dropped on this ground.
+    smaller = sides[None, :] < AROUND * sides[:, None]
+    asked = [n for n in np.flatnonzero(smaller.any(axis=1)).tolist() if markers[n].id < CORNER_BASE]
+    if not asked:
+        return markers
     centres = [(float(x), float(y)) for x, y in corners.mean(axis=1)]
-    keep = []
-    for m, side in zip(markers, sides, strict=True):
-        if m.id >= CORNER_BASE:
-            keep.append(m)  # the homography's anchors are never dropped on this ground
-            continue
-        smaller = np.flatnonzero(sides < AROUND * side)  # usually none: markers are one size
-        quad = m.corners.astype(np.float32).reshape(-1, 1, 2)
-        if not any(cv2.pointPolygonTest(quad, centres[j], False) > 0 for j in smaller):
-            keep.append(m)
-    return keep
+    dropped = set()
+    for n in asked:
+        quad = markers[n].corners.astype(np.float32).reshape(-1, 1, 2)
+        if any(cv2.pointPolygonTest(quad, centres[j], False) > 0 for j in np.flatnonzero(smaller[n])):
+            dropped.add(n)
+    return [m for n, m in enumerate(markers) if n not in dropped]
 
 
 @cache
@@ -187,7 +205,7 @@ def _second_look(
     pieces = [m for m in found if m.id < CORNER_BASE]
     if len(pieces) < SECOND_LOOK_MIN_PIECES or not len(rejected):
         return [], []
-    size = float(np.median(_sides(np.array([m.corners for m in pieces]))))
+    size = float(median(_sides(np.array([m.corners for m in pieces]))))
     quads = np.asarray(rejected, np.float32).reshape(-1, 4, 2)
     q_sides = _sides(quads)
     plausible = np.flatnonzero(

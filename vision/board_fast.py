@@ -95,7 +95,7 @@ def _parts_as_rows(values: np.ndarray, order: np.ndarray, parts: int) -> list[np
     return out + ([values[order[cut:]].reshape(parts - longer, size)] if parts - longer else [])
 
 
-def rank_parts(values: np.ndarray, parts: int) -> np.ndarray:
+def rank_parts(values: np.ndarray, parts: int, ranked: np.ndarray | None = None) -> np.ndarray:
     """An order of the 1-D ``values`` whose ``np.array_split(order, parts)`` holds in each
     part the same indices as ``np.argsort(values)``'s does, in some order within the part:
     for `split_quantiles` and `split_medians`, which look at a part's values as a set.
@@ -105,7 +105,10 @@ def rank_parts(values: np.ndarray, parts: int) -> np.ndarray:
     part numbers are sorted (a radix sort): about a third of the time of the full sort on the
     noise model's 15,000 levels. Kept only where each edge falls between two different
     values and every part has its size: then the values below an edge are the same indices
-    however ties are broken. Otherwise (equal values across an edge, a NaN), the argsort."""
+    however ties are broken. Otherwise (equal values across an edge, a NaN), the argsort.
+
+    ``ranked``: ``np.sort(values)``, if made (for `sorted_medians`): its values at the edges
+    are the partition's (a sorted array is partitioned around every place)."""
     n = len(values)
     size, longer = divmod(n, parts)
     if size == 0 or parts < 2 or parts > 255 or values.dtype.kind != "f":
@@ -113,7 +116,7 @@ def rank_parts(values: np.ndarray, parts: int) -> np.ndarray:
     sizes = np.full(parts, size)
     sizes[:longer] += 1
     cuts = np.cumsum(sizes)[:-1]
-    edges = np.partition(values, np.union1d(cuts - 1, cuts))
+    edges = np.partition(values, np.union1d(cuts - 1, cuts)) if ranked is None else ranked
     below, above = edges[cuts - 1], edges[cuts]
     if np.all(below < above):
         part = np.zeros(n, np.uint8)
@@ -137,6 +140,25 @@ def split_medians(values: np.ndarray, order: np.ndarray, parts: int) -> list[flo
         else:
             part = np.partition(rows, (h - 1, h), axis=1)
             mid = (part[:, h - 1] + part[:, h]) / 2
+        out += [float(v) for v in mid]
+    return out
+
+
+def sorted_medians(ranked: np.ndarray, parts: int) -> list[float]:
+    """`split_medians` of the parts `rank_parts` (or ``np.argsort``) makes, from the values
+    sorted (``ranked``: ``np.sort`` of them): the k-th part of the argsort holds the k-th run
+    of the sorted values (`np.array_split`'s lengths), so its middle values are read off that
+    run, without partitioning each part again. The same numbers (a NaN sorts last in both),
+    but for the sign of a zero median, where -0.0 and 0.0 are both among the middle values
+    (a sort and a partition may leave either in the middle: equal numbers)."""
+    n = len(ranked)
+    size, longer = divmod(n, parts)
+    out: list[float] = []
+    for first, count, m in ((0, longer, size + 1), (longer * (size + 1), parts - longer, size)):
+        if not count:
+            continue
+        at = np.arange(count) * m + (first + m // 2)  # each part's middle place (the upper one)
+        mid = ranked[at] if m % 2 else (ranked[at - 1] + ranked[at]) / 2
         out += [float(v) for v in mid]
     return out
 
@@ -201,11 +223,21 @@ def pyr_down_around(image: np.ndarray, times: int, box: tuple[int, int, int, int
             out = cv2.pyrDown(out)
         return out
     part = image[cy0:cy1, cx0:cx1]
-    for _ in range(times):
+    for _ in range(times - 1):
         part = cv2.pyrDown(part)
-    out = np.zeros((hs, ws, *image.shape[2:]), image.dtype)
-    out[cy0 // k : cy0 // k + part.shape[0], cx0 // k : cx0 // k + part.shape[1]] = part
+    # The last halving is written straight into its place in the frame, which is otherwise
+    # left as it comes (a warp reading the box never reads there).
+    out = _frame((hs, ws, *image.shape[2:]), image.dtype)
+    ph, pw = (part.shape[0] + 1) // 2, (part.shape[1] + 1) // 2  # cv2.pyrDown's size
+    place = out[cy0 // k : cy0 // k + ph, cx0 // k : cx0 // k + pw]
+    if cv2.pyrDown(part, dst=place) is not place:  # not written in place: never, as it fits
+        raise AssertionError("pyrDown did not halve into its place in the frame")
     return out
+
+
+def _frame(shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
+    """A picture's memory, not cleared (`pyr_down_around` fills what is read of it)."""
+    return np.empty(shape, dtype)
 
 
 def column_var(x: np.ndarray) -> np.ndarray:

@@ -35,7 +35,7 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
-from vision.board_fast import median
+from vision.board_fast import BINNED_ABOVE, SORT_BELOW, median
 
 MAX_SPOTS = 3
 MAX_REJECTS = 4  # peaks tried and given up (not spot-shaped) before stopping
@@ -51,6 +51,7 @@ OUTSIDE = 1.5  # squares: how far off the board a spot's centre may lie (one fit
 OUTSIDE_NARROW = 2.5  # ... if the spot is no wider than NARROW squares
 NARROW = 1.25
 ITERATIONS = 12
+LONG_COLUMNS = 2048  # a Jacobian this long is weighted column by column (`_tukey_step`)
 SCALE = 2  # the fit runs on a view this many times smaller: spots are smooth
 
 
@@ -89,7 +90,10 @@ def _grid_bump(shape: tuple[int, int], s: Spot) -> np.ndarray:
         return _bump(uu, vv, s)
     du, dv = uu[0] - s.u, vv[:, 0] - s.v
     r2 = (du * du)[None, :] + (dv * dv)[:, None]
-    return np.exp(-r2 / (2 * s.width * s.width))
+    # ``np.exp(-r2 / (2 * s.width * s.width))``, negated in the sum's memory and exponentiated
+    # in the quotient's: the same operations, two arrays of the view's size fewer.
+    g = np.divide(np.negative(r2, out=r2), 2 * s.width * s.width)
+    return np.exp(g, out=g)
 
 
 def fit_spots(
@@ -102,7 +106,7 @@ def fit_spots(
     ``elliptic`` lets a spot be refined as an ellipse (see the module docstring).
     """
     small = cv2.resize(
-        excess.astype(np.float32), None, fx=1 / SCALE, fy=1 / SCALE, interpolation=cv2.INTER_AREA
+        excess.astype(np.float32, copy=False), None, fx=1 / SCALE, fy=1 / SCALE, interpolation=cv2.INTER_AREA
     )
     m = cv2.resize(usable.astype(np.float32), None, fx=1 / SCALE, fy=1 / SCALE, interpolation=cv2.INTER_AREA)
     m = (m > 0.99).astype(np.float32)
@@ -111,11 +115,15 @@ def fit_spots(
     vv, uu = _grid(h, w)
     model = np.zeros_like(small)
     found: list[Spot] = []  # in the small view's pixels
+    lights: list[np.ndarray] = []  # each found spot's light over the small view, as in the model
     # Where the excess is measured: a smoothed copy finds the peaks, the raw one fits them.
     den = cv2.GaussianBlur(m, (0, 0), 0.15 * p)
     measured = den > 0.3
     den_floor = np.maximum(den, 1e-6)
-    blocked = np.zeros_like(m)  # peaks that did not make a spot (a hand's edge, a sticker)
+    # Where a peak is looked for: measured, and not where one that did not make a spot was
+    # (a hand's edge, a sticker: blocked by a disc drawn as 0, the pixels `cv2.circle` fills
+    # whatever the array's type). A bool array's bytes are the 0/1 of a uint8 one.
+    free = measured.view(np.uint8).copy()
     # What is left of the excess, smoothed, and the companions' floor change only when a
     # spot is added: a peak given up just blocks its place (the same numbers, made once).
     rest = smoothed = floors = None
@@ -126,7 +134,7 @@ def fit_spots(
             rest = small - model
             smoothed = cv2.GaussianBlur(rest * m, (0, 0), 0.15 * p) / den_floor
             floors = None
-        smooth = np.where(measured & (blocked == 0), smoothed, -1.0)
+        smooth = np.where(free.view(bool), smoothed, -1.0)
         k = int(np.argmax(smooth))
         cv, cu = divmod(k, w)
         amp = float(smooth[cv, cu])
@@ -151,29 +159,34 @@ def fit_spots(
             if amp < FLANK_AMPLITUDE:
                 break
         # Start from the half-height area of the peak, then refine.
-        half = ((smooth > amp / 2) & measured).astype(np.uint8)
-        width = max(MIN_WIDTH * p, float(np.sqrt(_area_around(half, cu, cv) / np.pi)) / 1.177)
+        half = np.greater(smooth, amp / 2)
+        half &= measured
+        width = max(MIN_WIDTH * p, float(np.sqrt(_area_around(half.view(np.uint8), cu, cv) / np.pi)) / 1.177)
         spot = _refine(rest, m, uu, vv, Spot(float(cu), float(cv), width, amp), p, least)
         if spot is not None and flank and 0 <= spot.u <= w and 0 <= spot.v <= h:
             spot = None  # a faint bump on the board is noise or a misfit, not a flank
         if spot is not None and least < MIN_AMPLITUDE and not _beside(spot, found):
             spot = None  # a faint companion must stay beside its strong spot
         if spot is None:
-            cv2.circle(blocked, (cu, cv), max(2, round(2 * width)), 1.0, -1)
+            cv2.circle(free, (cu, cv), max(2, round(2 * width)), 0, -1)
             continue
         found.append(spot)
         if len(found) < most or elliptic:  # else the model is not looked at again
-            model += spot.amplitude * _grid_bump((h, w), spot)
+            lights.append(spot.amplitude * _grid_bump((h, w), spot))
+            model += lights[-1]
         rest = None
     # Then each spot is refined as an ellipse, the others' light taken away: the spots found
     # stay the same, only their shapes improve.
+    # Each spot's light is the one added to the model above (the same product of the same
+    # spot), and again when the ellipse is refused (`_elliptic` then gives the spot back).
     for k, spot in enumerate(found if elliptic else []):
         if spot.amplitude < MIN_AMPLITUDE:
             continue  # a faint flank or companion: its shape is not worth the time
-        others = model - spot.amplitude * _grid_bump((h, w), spot)
+        others = model - lights[k]
         found[k] = _elliptic(small - others, m, uu, vv, spot, p)
         if k < len(found) - 1:  # the last spot's model is not looked at again
-            model = others + found[k].amplitude * _grid_bump((h, w), found[k])
+            light = lights[k] if found[k] is spot else found[k].amplitude * _grid_bump((h, w), found[k])
+            model = others + light
     return [s._replace(u=s.u * SCALE, v=s.v * SCALE, width=s.width * SCALE) for s in found]
 
 
@@ -190,7 +203,7 @@ def _tukey_step(J: np.ndarray, res: np.ndarray) -> np.ndarray | None:
     """One Gauss–Newton step for the Jacobian ``J`` and residuals ``res``, each residual
     weighted by Tukey's biweight (a robust scale from their median): a hand's edge or a
     sticker beside a reflection does not pull its fit. None if the system is singular."""
-    scale = max(1.4826 * float(median(np.abs(res))), 0.004)
+    scale = _robust_scale(res)
     # ``np.maximum(1 - (res / (4.685 * scale)) ** 2, 0) ** 2`` (``** 2`` is ``x * x``) in
     # one array: the same numbers.
     wt = res / (4.685 * scale)
@@ -198,11 +211,38 @@ def _tukey_step(J: np.ndarray, res: np.ndarray) -> np.ndarray | None:
     np.subtract(1, wt, out=wt)
     np.maximum(wt, 0, out=wt)
     np.multiply(wt, wt, out=wt)
-    JW = J * wt[:, None]
+    if len(J) > LONG_COLUMNS:
+        # ``J * wt[:, None]`` column by column: the same products (numpy broadcasts over a
+        # short last axis a few values at a time, slowly once the columns are long).
+        JW = np.empty_like(J)
+        for k in range(J.shape[1]):
+            np.multiply(J[:, k], wt, out=JW[:, k])
+    else:
+        JW = J * wt[:, None]
     try:
         return np.linalg.solve(JW.T @ J + _ridge(J.shape[1]), JW.T @ res)
     except np.linalg.LinAlgError:
         return None
+
+
+def _robust_scale(res: np.ndarray) -> float:
+    """``max(1.4826 * float(median(np.abs(res))), 0.004)`` for a 1-D float array: the same
+    number, the absolute values sorted (short) or partitioned (long) in their own array, as
+    `median` does in a copy of them. Their zeros are all +0.0, so a zero median is the same
+    whichever zero lands in the middle (and gives the floor anyway)."""
+    a = np.abs(res)
+    n = a.size
+    if a.ndim != 1 or n == 0 or (n >= BINNED_ABOVE and a.dtype == np.float32):
+        return max(1.4826 * float(median(a)), 0.004)
+    h = n // 2
+    if n <= SORT_BELOW // a.itemsize:
+        a.sort()
+    else:
+        a.partition((h, -1) if n % 2 else (h - 1, h, -1))
+    last = a[-1]
+    if last != last:  # a NaN: numpy's median is that NaN
+        return max(1.4826 * float(last), 0.004)
+    return max(1.4826 * float(a[h] if n % 2 else (a[h - 1] + a[h]) / 2), 0.004)
 
 
 @cache
@@ -320,8 +360,10 @@ def _disc(
     if box is None:
         return None
     du, dv = uu[box] - cu, vv[box] - cv
-    r2 = du * du + dv * dv
-    near = (r2 < (3.5 * wd) ** 2) & usable[box]
+    r2 = du * du
+    r2 += dv * dv
+    near = r2 < (3.5 * wd) ** 2
+    near &= usable[box]
     if np.count_nonzero(near) < 12:
         return None
     return du[near], dv[near], r2[near], rest[box][near]
@@ -362,30 +404,41 @@ def _elliptic(rest: np.ndarray, m: np.ndarray, uu: np.ndarray, vv: np.ndarray, s
     u_near, v_near, rest_near = uu[box][near], vv[box][near], rest[box][near]
     for _ in range(ITERATIONS):
         du, dv = u_near - cu, v_near - cv
-        g = np.exp(-0.5 * (q[0] * du * du + 2 * q[1] * du * dv + q[2] * dv * dv))
-        res = rest_near - amp * g
+        # ``np.exp(-0.5 * (q[0] * du * du + 2 * q[1] * du * dv + q[2] * dv * dv))``, its
+        # products ``q[0] * du`` and ``q[2] * dv`` kept for the Jacobian, which makes them
+        # again (the same numbers: q's entries are float64 scalars, so all is float64).
+        q0du, q2dv = q[0] * du, q[2] * dv
+        quad = q0du * du
+        quad += 2 * q[1] * du * dv
+        quad += q2dv * dv
+        g = np.exp(np.multiply(quad, -0.5, out=quad), out=quad)
         ag = amp * g
-        # The Jacobian's six columns written into one array: the numbers ``np.stack`` of
-        # them gave.
+        res = rest_near - ag
+        # The Jacobian's six columns written into one array, each the product its column
+        # had as written out (``ag * (q[0] * du + q[1] * dv)``, ``-0.5 * ag * du * du``, …,
+        # left to right), ``-0.5 * ag`` made once for its two columns.
         J = np.empty((g.size, 6), g.dtype)
         J[:, 0] = g
-        J[:, 1] = ag * (q[0] * du + q[1] * dv)
-        J[:, 2] = ag * (q[1] * du + q[2] * dv)
-        J[:, 3] = -0.5 * ag * du * du
-        J[:, 4] = -ag * du * dv
-        J[:, 5] = -0.5 * ag * dv * dv
+        np.multiply(ag, np.add(q0du, q[1] * dv, out=q0du), out=J[:, 1])
+        np.multiply(ag, np.add(q[1] * du, q2dv, out=q2dv), out=J[:, 2])
+        half = -0.5 * ag
+        np.multiply(np.multiply(half, du, out=J[:, 3]), du, out=J[:, 3])
+        np.multiply(np.multiply(np.negative(ag), du, out=J[:, 4]), dv, out=J[:, 4])
+        np.multiply(np.multiply(half, dv, out=J[:, 5]), dv, out=J[:, 5])
         step = _tukey_step(J, res)
         if step is None:
             return s
-        amp += float(step[0])
-        cu += float(step[1])
-        cv += float(step[2])
+        d_amp, d_u, d_v, *_ = step.tolist()  # the float() of each
+        amp += d_amp
+        cu += d_u
+        cv += d_v
         q = q + step[3:]
         if not (q[0] > 0 and q[2] > 0 and q[0] * q[2] > q[1] * q[1]):
             return s
-        if float(np.abs(step[1:3]).max()) < 0.05 and float(np.abs(step[3:]).max()) < 0.01 * float(
-            q[0] + q[2]
-        ):
+        # ``np.abs(step[1:3]).max() < 0.05 and np.abs(step[3:]).max() < 0.01 * (q[0] + q[2])``:
+        # a NaN fails both.
+        bound = 0.01 * float(q[0] + q[2])
+        if abs(d_u) < 0.05 and abs(d_v) < 0.05 and all(abs(d) < bound for d in step[3:].tolist()):
             break
     lam, vec = np.linalg.eigh(np.array([[q[0], q[1]], [q[1], q[2]]]))
     long_w, short_w = 1 / np.sqrt(lam[0]), 1 / np.sqrt(lam[1])  # smaller precision: longer axis

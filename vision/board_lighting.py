@@ -23,9 +23,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
+import cv2
 import numpy as np
 
-from vision.board_fast import median
+from vision.board_fast import as_channels, median
 from vision.board_geometry import DARK, LIGHT, SIZE, BoardGeometry
 
 LOG_FLOOR = 0.01  # added before taking logs: keeps the noise of dark squares from dominating
@@ -65,18 +66,49 @@ class Lighting:
 
     def predict_on(self, basis: np.ndarray, classes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """`predict` on a precomputed `design` basis (…, 6) and integer class map."""
-        top = int(classes.max()) + 1 if classes.size else 1
-        table = np.zeros((max(top, *[c + 1 for c in self.offsets]), 3), basis.dtype)
-        known_table = np.zeros(len(table), bool)
-        for c, off in self.offsets.items():
-            table[c] = off
-            known_table[c] = True
+        table, known_table = self._tables(classes, basis.dtype)
         # np.take: the same rows as ``table[classes]``, several times faster; added in the
         # product's own (fresh) memory where the two have one shape and type: the same sums.
         log, offsets = basis @ self.field.astype(basis.dtype), np.take(table, classes, axis=0)
         if log.shape == offsets.shape and log.dtype == offsets.dtype:
             return np.add(log, offsets, out=log), known_table[classes]
         return log + offsets, known_table[classes]
+
+    def predict_by_squares(self, basis: np.ndarray, squares: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """`predict_on` for a top view whose class map is ``squares`` (rows × columns of
+        squares) with every square ``n // columns`` pixels a side, ``basis`` (n, n, 6): the
+        same numbers, the class offsets laid out a row of squares at a time. Each pixel gets
+        its square's offset added to the same product, without the class map's (n, n, 3)
+        array of offsets (a fresh one of the view's size every call) or a lookup per pixel.
+
+        >>> import numpy as np
+        >>> light = Lighting(np.zeros((6, 3)), {0: np.zeros(3), 1: np.ones(3)}, 0, np.ones(81, bool))
+        >>> log, known = light.predict_by_squares(np.ones((4, 4, 6), np.float32), np.array([[0, 1], [1, 0]]))
+        >>> log[..., 0].tolist()
+        [[0.0, 0.0, 1.0, 1.0], [0.0, 0.0, 1.0, 1.0], [1.0, 1.0, 0.0, 0.0], [1.0, 1.0, 0.0, 0.0]]
+        """
+        table, known_table = self._tables(squares, basis.dtype)
+        rows, columns = squares.shape
+        n = basis.shape[1]
+        ppu = n // columns
+        log = basis @ self.field.astype(basis.dtype)
+        # One row of pixels per row of squares, its squares' offsets each ppu times, added to
+        # that row of squares' ppu rows of pixels (``log`` is a fresh (n, n, 3) array).
+        by_row = np.repeat(np.take(table, squares, axis=0), ppu, axis=1).reshape(rows, 1, n * log.shape[-1])
+        in_rows = log.reshape(rows, ppu, n * log.shape[-1])
+        np.add(in_rows, by_row, out=in_rows)
+        return log, np.repeat(np.repeat(known_table[squares], ppu, axis=0), ppu, axis=1)
+
+    def _tables(self, classes: np.ndarray, dtype: np.dtype) -> tuple[np.ndarray, np.ndarray]:
+        """Each class's offset (a row, zeros for a class without one) and whether it has one,
+        for the classes up to the largest in ``classes`` and in ``offsets``."""
+        top = int(classes.max()) + 1 if classes.size else 1
+        table = np.zeros((max(top, *[c + 1 for c in self.offsets]), 3), dtype)
+        known_table = np.zeros(len(table), bool)
+        for c, off in self.offsets.items():
+            table[c] = off
+            known_table[c] = True
+        return table, known_table
 
 
 def checker_contrast(
@@ -244,6 +276,20 @@ def square_means(lin: np.ndarray, masks: np.ndarray) -> np.ndarray:
     # their first axis in that same order, all 81 × 3 sums a step: the same sums, bit for
     # bit (tests/test_board_speed_23g.py), several times faster.
     count, channels = len(logc), logc.shape[-1]
-    prod = np.empty((logc[0].size // channels, count, channels), np.result_type(logc, m))
-    np.multiply(logc.reshape(count, -1, channels), m.reshape(count, -1, 1), out=prod.transpose(1, 0, 2))
+    if (
+        logc.ndim == 4
+        and masks.dtype == np.bool_
+        and logc.dtype in (np.float32, np.float64)
+        and 2 <= channels <= 4
+    ):
+        # The products made where they lie, a boolean mask merged to as many channels
+        # (a float times True or False is the float times 1.0 or 0.0), then laid out
+        # pixel-major by `cv2.transpose` of the (81, n·n) picture of ``channels``-valued
+        # pixels, which copies each pixel's values as they are. numpy's multiply into the
+        # transposed layout ran 3 values at a time, some ten times slower.
+        np.multiply(logc, as_channels(masks, channels), out=logc)
+        prod = cv2.transpose(logc.reshape(count, -1, channels))
+    else:
+        prod = np.empty((logc[0].size // channels, count, channels), np.result_type(logc, m))
+        np.multiply(logc.reshape(count, -1, channels), m.reshape(count, -1, 1), out=prod.transpose(1, 0, 2))
     return (prod.sum(axis=0) / np.maximum(m.sum(axis=(1, 2)), 1.0)[:, None]).astype(np.float64)

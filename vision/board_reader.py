@@ -12,6 +12,7 @@ square empty or unknown from its appearance (`vision.board_squares`); flag the i
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -149,14 +150,24 @@ def piece_reach(placed: Sequence[_Placed], geometry: BoardGeometry, from_pieces:
         return PieceReach()
     radii = sorted(p.side / geometry.piece_marker_ratio / 2 for p in sized)
     if len(sized) < MIN_PIECES_MEASURED or from_pieces:
-        return PieceReach(min(PIECE_RADIUS, 0.9 * float(np.median(radii))), CENTRE_BOX)
+        return PieceReach(min(PIECE_RADIUS, 0.9 * _median_of_sorted(radii)), CENTRE_BOX)
     # The median size, or a little over the smallest if some pieces are smaller.
-    radius = min(float(np.median(radii)), 1.03 * radii[0])
-    offsets = [abs(v - np.floor(v) - 0.5) for p in sized for v in (p.x, p.y)]
+    radius = min(_median_of_sorted(radii), 1.03 * radii[0])
+    offsets = [abs(v - math.floor(v) - 0.5) for p in sized for v in (p.x, p.y)]
     largest = max(offsets)
     bound = largest / OFFSET_CONFIDENCE ** (1 / len(offsets)) + OFFSET_SLACK
     box = min(bound, max(CENTRE_BOX, largest + OFFSET_SLACK))
     return PieceReach(radius, float(box))
+
+
+def _median_of_sorted(values: Sequence[float]) -> float:
+    """``float(np.median(values))`` of sorted floats (no NaN), without numpy's overhead: the
+    mean of the middle one or two as numpy takes it, a sum from +0.0 (a median of -0.0 is
+    +0.0) divided by the count."""
+    n = len(values)
+    if n % 2:
+        return 0.0 + values[n // 2]
+    return (0.0 + values[n // 2 - 1] + values[n // 2]) / 2
 
 
 def read_with(
@@ -381,6 +392,35 @@ def calibrate(image: np.ndarray, geometry: BoardGeometry = DEFAULT_GEOMETRY) -> 
     return replace(geometry, class_offsets=offsets)
 
 
+@dataclass(frozen=True)
+class _Expected:
+    """What a still camera's search needs of a cached homography in a frame of ``shape``:
+    the crops the corner markers are looked for in, each corner marker's corners where the
+    homography puts them, the board's region (the pieces' search) and the largest piece
+    marker looked for there (pixels)."""
+
+    fit: HomographyFit
+    geometry: BoardGeometry
+    shape: tuple[int, ...]
+    corner_rois: tuple[tuple[int, int, int, int], ...]
+    corners_at: dict[int, np.ndarray]
+    board: tuple[int, int, int, int]
+    largest_marker: float
+
+    @classmethod
+    def of(cls, fit: HomographyFit, geometry: BoardGeometry, shape: tuple[int, ...]) -> _Expected:
+        corners_at = {i: fit.to_image(pts) for i, pts in geometry.corner_marker_points().items()}
+        rois = []
+        for img in corners_at.values():
+            side = float(np.max(np.ptp(img, axis=0)))
+            x0, y0 = img.min(axis=0) - 0.6 * side
+            x1, y1 = img.max(axis=0) + 0.6 * side
+            rois.append((int(x0), int(y0), int(x1 - x0), int(y1 - y0)))
+        board = board_roi(fit, shape, -0.2, SIZE + 0.2)
+        largest = PIECE_SEARCH_SIDE * square_side_px(fit)
+        return cls(fit, geometry, shape, tuple(rois), corners_at, board, largest)
+
+
 @dataclass
 class BoardTracker:
     """Reads a camera stream, keeping the homography while the camera stays still.
@@ -408,45 +448,37 @@ class BoardTracker:
     _last: tuple[tuple[int, int, int, int], np.ndarray, BoardRead] | None = field(
         default=None, init=False, repr=False
     )
-    _largest: tuple[HomographyFit, float] | None = field(default=None, init=False, repr=False)
+    _expected: _Expected | None = field(default=None, init=False, repr=False)
 
     def reset(self) -> None:
         self.fit = None
         self._last = None
 
-    def _corner_rois(self, shape: tuple[int, ...]) -> list[tuple[int, int, int, int]]:
+    def _expect(self, shape: tuple[int, ...]) -> _Expected:
+        """Where the cached homography puts things in a frame of ``shape``, worked out once
+        for each homography (and frame size): a still camera asks the same every frame."""
         assert self.fit is not None
-        rois = []
-        for pts in self.geometry.corner_marker_points().values():
-            img = self.fit.to_image(pts)
-            side = float(np.max(np.ptp(img, axis=0)))
-            x0, y0 = img.min(axis=0) - 0.6 * side
-            x1, y1 = img.max(axis=0) + 0.6 * side
-            rois.append((int(x0), int(y0), int(x1 - x0), int(y1 - y0)))
-        return rois
-
-    def _largest_marker(self) -> float:
-        """The piece search's largest marker side in pixels (PIECE_SEARCH_SIDE), worked out
-        once for each cached homography."""
-        assert self.fit is not None
-        if self._largest is None or self._largest[0] is not self.fit:
-            self._largest = (self.fit, PIECE_SEARCH_SIDE * square_side_px(self.fit))
-        return self._largest[1]
+        known = self._expected
+        if (
+            known is None
+            or known.fit is not self.fit
+            or known.geometry is not self.geometry
+            or known.shape != shape
+        ):
+            known = self._expected = _Expected.of(self.fit, self.geometry, shape)
+        return known
 
     def read(self, image: np.ndarray) -> BoardRead:
         bgr = as_bgr(image)
         gray = _gray(bgr)
         if self.fit is None:
             return self._cold(bgr, gray)
+        expected = self._expect(gray.shape)
         corners: list[Marker] = []
-        for roi in self._corner_rois(gray.shape):
+        for roi in expected.corner_rois:
             corners += [m for m in detect_markers(gray, roi, refine=True) if m.id >= CORNER_BASE]
-        model = self.geometry.corner_marker_points()
-        errors = [
-            float(np.max(np.linalg.norm(self.fit.to_image(model[m.id]) - m.corners, axis=1)))
-            for m in corners
-            if m.id in model
-        ]
+        at = expected.corners_at
+        errors = [float(np.max(np.linalg.norm(at[m.id] - m.corners, axis=1))) for m in corners if m.id in at]
         if not errors:
             camera: Camera = "unverified"
             fit = self.fit
@@ -455,7 +487,7 @@ class BoardTracker:
             camera, fit = "still", self.fit
         else:
             return self._cold(bgr, gray, moved=True)
-        roi = board_roi(fit, gray.shape, -0.2, SIZE + 0.2)
+        roi = expected.board
         seen = tuple(sorted({sq for m in corners if (sq := corner_square(m.id)) is not None}))
         x, y, w, h = roi  # within the frame (`board_roi` clips it)
         crop = gray[y : y + h, x : x + w]
@@ -464,7 +496,7 @@ class BoardTracker:
             self.reused += 1
             return replace(last[2], corners_seen=seen)
         unread: list[np.ndarray] = []
-        found = detect_markers(gray, roi, unread=unread, max_side=self._largest_marker())
+        found = detect_markers(gray, roi, unread=unread, max_side=expected.largest_marker)
         pieces = [m for m in found if m.id < CORNER_BASE]
         read = read_with(bgr, fit, pieces, self.geometry, camera, seen, unread)
         if camera == "still" and self.reuse and _nothing_in_doubt(read):

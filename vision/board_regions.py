@@ -26,7 +26,7 @@ picture's edge.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Literal
@@ -253,7 +253,7 @@ def find_regions(
     foreign: np.ndarray,
     hidden: np.ndarray,
     outside: np.ndarray,
-    lamp_share: np.ndarray,
+    lamp_share: np.ndarray | Callable[[], np.ndarray],
     held: Iterable[str] = (),
     light: Light | None = None,
 ) -> tuple[Region, ...]:
@@ -261,8 +261,9 @@ def find_regions(
 
     ``foreign`` and ``hidden`` are the pixel verdicts of `vision.board_surface.analyse`,
     ``outside`` the pixels not in the picture, ``lamp_share`` the modelled lamp light as a
-    share of bare board's own brightness, ``held`` the squares where a marker of implausible
-    size was seen. Largest region first.
+    share of bare board's own brightness (or a function making it, called when a region
+    first asks: most frames without a hand have none), ``held`` the squares where a marker
+    of implausible size was seen. Largest region first.
     """
     n = foreign.shape[0]
     ppu = n // SIZE
@@ -281,7 +282,7 @@ def find_regions(
         if outside.any()
         else outside
     )
-    lit = lamp_share > LAMP_STRONG
+    lit: np.ndarray | None = None
     held_set = set(held)
     out: list[Region] = []
     # Each region's own pixels counted at once (the specks below MIN_AREA need nothing more).
@@ -301,6 +302,8 @@ def find_regions(
         _, _, w, h = box_of(component)
         # Compact: fills its bounding box like a disc does (π/4) and is no longer than wide.
         compact = max(w, h) <= 1.4 * ppu and max(w, h) <= 2 * min(w, h)
+        if lit is None:
+            lit = (lamp_share() if callable(lamp_share) else lamp_share) > LAMP_STRONG
         lit_share = float(lit[own].mean())
         held_here = bool(held_set & set(squares))
         kind = classify(area, board_edge, frame_edge, lit_share, held_here, compact, len(core))
@@ -324,11 +327,15 @@ def regions_of(
 ) -> tuple[Region, ...]:
     """The regions of a frame from the reader's pixel verdicts and its light (see
     `find_regions`); a held marker no region covers is a region of its own."""
-    pred = light.predicted
-    own = np.maximum((pred[..., 0] + pred[..., 1] + pred[..., 2]) / 3, 1e-4)  # .sum(axis=2), faster
+
+    def lamp_share() -> np.ndarray:
+        pred = light.predicted
+        own = np.maximum((pred[..., 0] + pred[..., 1] + pred[..., 2]) / 3, 1e-4)  # .sum(axis=2), faster
+        return light.lamp / own
+
     shown = None if lin is None else light_of(lin, light.predicted, light.known)
     hidden = surface.hidden if surface.reach is None else surface.reach
-    found = find_regions(surface.foreign, hidden, surface.outside, light.lamp / own, held, shown)
+    found = find_regions(surface.foreign, hidden, surface.outside, lamp_share, held, shown)
     covered = {sq for r in found for sq in r.core}
     return found + tuple(held_region(sq) for sq in sorted(set(held) - covered, key=ALL_SQUARES.index))
 

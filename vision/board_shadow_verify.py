@@ -135,7 +135,8 @@ def ramp_deviation(values: np.ndarray, mask: np.ndarray, at: np.ndarray | None =
         if len(crops) == 1 and crops[0][1] == (slice(0, h), slice(0, w)):
             sums = _ramp_sums(m, v, xx, yy)
         else:
-            sums = [np.zeros((h, w, 3), np.float32) for _ in range(3)]
+            # Only the regions are written, and read at the ``at`` pixels (all inside them).
+            sums = [np.empty((h, w, 3), np.float32) for _ in range(3)]
             for region, crop in crops:
                 part = _ramp_sums(m[crop], v[crop], xx[crop], yy[crop])
                 for whole, p in zip(sums, part, strict=True):

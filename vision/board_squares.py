@@ -146,17 +146,22 @@ def square_masks(discs: Sequence[tuple[float, float, float]]) -> np.ndarray:
     return ~_blocks(_piece_mask(discs))
 
 
-def _usable_squares(top: np.ndarray, masks: np.ndarray, candidates: Sequence[int]) -> np.ndarray:
+def _usable_squares(
+    top: np.ndarray, masks: np.ndarray, candidates: Sequence[int], brightest: np.ndarray | None = None
+) -> np.ndarray:
     """Squares the lighting may be fitted on: unmarked, mostly free of pieces, in the picture
-    and not washed out."""
-    usable = masks.mean(axis=(1, 2))
-    inner = _blocks(top)
-    brightest = np.maximum(np.maximum(inner[..., 0], inner[..., 1]), inner[..., 2])  # max(axis=3), faster
-    saturated = ((brightest >= 250) & masks).sum(axis=(1, 2)) / np.maximum(masks.sum(axis=(1, 2)), 1)
-    black = (brightest == 0).mean(axis=(1, 2))
+    and not washed out. ``brightest``: the top view's brightest channel (`cmax`), if made."""
+    # Shares of each square's inner pixels as their counts over the count (a boolean mean is
+    # that count as a float64 over the count: the same numbers), all squares at once.
+    inner = masks.reshape(SIZE * SIZE, -1)
+    brightest = _blocks(cmax(top) if brightest is None else brightest).reshape(SIZE * SIZE, -1)
+    free, pixels = np.count_nonzero(inner, axis=1), inner.shape[1]
+    usable = free / pixels
+    saturated = np.count_nonzero((brightest >= 250) & inner, axis=1) / np.maximum(free, 1)
+    black = np.count_nonzero(brightest == 0, axis=1) / pixels
     ok = np.zeros(SIZE * SIZE, bool)
-    for i in candidates:
-        ok[i] = usable[i] >= MIN_USABLE and saturated[i] < 0.1 and black[i] < 0.02
+    at = np.asarray(candidates, dtype=np.intp)
+    ok[at] = ((usable >= MIN_USABLE) & (saturated < 0.1) & (black < 0.02))[at]
     return ok
 
 
@@ -209,11 +214,15 @@ def board_light(
         lamp = spot_map(spots, lin.shape[:2])
         if not spots or k == GLARE_ROUNDS - 1:
             break
-        lighting = fit_lighting(
-            square_means(_blocks(lin - as_channels(lamp)), masks), ok & ~left_out, geometry
-        )
+        lighting = fit_lighting(square_means(_without_lamp(lin, lamp), masks), ok & ~left_out, geometry)
         pred, known = predict(lighting, view)
     return BoardLight(lighting, tuple(spots), pred, known, lamp)
+
+
+def _without_lamp(lin: np.ndarray, lamp: np.ndarray) -> np.ndarray:
+    """``_blocks(lin - as_channels(lamp))``: the squares' inner pixels less the lamp light
+    there, subtracted there only (the lighting fit reads nothing else), the same numbers."""
+    return _blocks(lin) - as_channels(_blocks(lamp))
 
 
 def _without_doubtful(
@@ -240,7 +249,7 @@ def _without_doubtful(
     """
     lamp = spot_map(found.kept, lin.shape[:2])
     lit = _blocks(spot_map(found.doubtful, lin.shape[:2])).mean(axis=(1, 2)) > DOUBT_LIGHT
-    refit = fit_lighting(square_means(_blocks(lin - as_channels(lamp)), masks), ok & ~lit, geometry)
+    refit = fit_lighting(square_means(_without_lamp(lin, lamp), masks), ok & ~lit, geometry)
     # Off the spots' squares, the refit stands on about as many squares as the first fit did.
     stood = int((lighting.inlier_squares & ~lit).sum())
     if refit.inliers < DOUBT_INLIERS * stood:
@@ -270,12 +279,12 @@ def judge_squares(
     out: dict[int, Verdict] = {}
     pieces = _piece_mask(discs)
     masks = ~_blocks(pieces)
-    ok = _usable_squares(top, masks, candidates)
+    brightest = cmax(top)
+    ok = _usable_squares(top, masks, candidates, brightest)
     if ok.sum() < 8:
         return {i: Verdict(False, 0.0, "too little bare board to judge the lighting") for i in candidates}
     lin = _linear(top)
     view = View.of(geometry, PPU)
-    brightest = cmax(top)
     judged = ~view.line & ~pieces & (brightest > 0) & (brightest < 250)
     saturated = ~view.line & ~pieces & (brightest >= 250)
     light = board_light(lin, masks, ok, view, judged, saturated, geometry, pieces)
@@ -300,15 +309,36 @@ def judge_squares(
     )
     free = free_fraction(surface.good | rim, reach.radius * PPU)
     box = round(reach.box * PPU)
-    for i in candidates:
-        f, r = square_index(ALL_SQUARES[i])
-        cu, cv = f * PPU + PPU // 2, (SIZE - 1 - r) * PPU + PPU // 2
-        worst = float(free[cv - box : cv + box + 1, cu - box : cu + box + 1].min())
+    for i, worst in zip(candidates, least_free(free, candidates, box), strict=True):
         if worst >= FREE_ENOUGH:
             out[i] = Verdict(True, 0.5 + 0.5 * (worst - FREE_ENOUGH) / (1 - FREE_ENOUGH), "", worst)
         else:
-            out[i] = Verdict(False, 0.0, _why(surface, light, cu, cv), worst)
+            out[i] = Verdict(False, 0.0, _why(surface, light, *_CENTRES[i]), worst)
     return out
+
+
+# Each square's centre pixel on the top view (column, row), in ALL_SQUARES order.
+_CENTRES = tuple(
+    (f * PPU + PPU // 2, (SIZE - 1 - r) * PPU + PPU // 2) for f, r in map(square_index, ALL_SQUARES)
+)
+_CENTRE_PIXELS = np.array(_CENTRES, np.intp)
+
+
+def least_free(free: np.ndarray, squares: Sequence[int], box: int) -> list[float]:
+    """For each of ``squares`` (indices into ALL_SQUARES), the least of ``free`` (a top view's
+    free shares, `free_fraction`) over the ``2 · box + 1`` pixels square around its centre:
+    where a piece may stand on it. All the squares at once (a minimum is the same number
+    however it is found) while the boxes lie within the view (``box`` under ``PPU // 2``;
+    a reach's box can be half a square and its slack, and the far edge squares' boxes are
+    then cut short by the view's end, as a slice is)."""
+    if not 0 <= box < PPU // 2:  # one square at a time
+        return [
+            float(free[v - box : v + box + 1, u - box : u + box + 1].min())
+            for u, v in map(_CENTRES.__getitem__, squares)
+        ]
+    cu, cv = _CENTRE_PIXELS[np.asarray(squares, dtype=np.intp)].T
+    windows = np.lib.stride_tricks.sliding_window_view(free, (2 * box + 1, 2 * box + 1))
+    return windows[cv - box, cu - box].min(axis=(1, 2)).tolist()
 
 
 def _why(surface: Surface, light: BoardLight, cu: int, cv: int) -> str:

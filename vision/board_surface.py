@@ -28,8 +28,8 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
-from functools import lru_cache
+from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
 from typing import NamedTuple
 
 import cv2
@@ -50,7 +50,7 @@ from vision.board_fast import (
     rank_parts,
     shifted,
     small_unique,
-    split_medians,
+    sorted_medians,
     split_quantiles,
 )
 from vision.board_gaps import CORE_ERODE, HUE_LAMP, HandRegions, mean3, spanned_gaps
@@ -138,12 +138,14 @@ def _linear(top: np.ndarray) -> np.ndarray:
     return (top.astype(np.float32) / 255.0) ** 2.2
 
 
-def to_levels(lin: np.ndarray) -> np.ndarray:
+def to_levels(lin: np.ndarray, fresh: bool = False) -> np.ndarray:
     """Linear → 0–255 levels, where sensor noise is about the same at every brightness.
 
     ``255 · clip(lin, 0, 1) ** (1 / 2.2)``, the power and the product made in the clipped
-    copy's own memory: the same numbers without two more arrays of the view's size."""
-    out = np.clip(lin, 0, 1)
+    copy's own memory: the same numbers without two more arrays of the view's size. With
+    ``fresh`` (a float array of the caller's own, not read again), clipped in its memory."""
+    own = fresh and isinstance(lin, np.ndarray) and lin.dtype.kind == "f"
+    out = np.clip(lin, 0, 1, out=lin if own else None)
     if not isinstance(out, np.ndarray) or out.dtype.kind != "f":
         return 255.0 * out ** (1 / 2.2)
     np.power(out, 1 / 2.2, out=out)
@@ -190,6 +192,28 @@ class View:
     line: np.ndarray  # within LINE_PX of a square boundary
     basis: np.ndarray  # the lighting field's basis at every pixel (n, n, 6)
 
+    @cached_property
+    def dark(self) -> np.ndarray:
+        """Where the view shows a dark square (``classes == 0``; read-only, made once)."""
+        return _read_only(self.classes == 0)
+
+    @cached_property
+    def light(self) -> np.ndarray:
+        """Where the view shows a light square (``classes == 1``; read-only, made once)."""
+        return _read_only(self.classes == 1)
+
+    @cached_property
+    def squares(self) -> np.ndarray | None:
+        """The class of each square (rows × columns of ``ppu`` × ``ppu`` pixels), or None
+        if ``classes`` is not one class per such square (a view made otherwise)."""
+        n_v, n_u = self.classes.shape
+        if self.ppu <= 0 or n_v % self.ppu or n_u % self.ppu or self.basis.shape[:2] != (n_v, n_u):
+            return None
+        squares = self.classes[:: self.ppu, :: self.ppu].copy()
+        if not np.array_equal(np.kron(squares, np.ones((self.ppu, self.ppu), squares.dtype)), self.classes):
+            return None
+        return _read_only(squares)
+
     @classmethod
     def of(cls, geometry: BoardGeometry, ppu: int) -> View:
         key = (ppu, geometry.classes)
@@ -211,9 +235,18 @@ class View:
 _VIEWS: dict[tuple[int, tuple[tuple[int, ...], ...]], View] = {}
 
 
+def _read_only(a: np.ndarray) -> np.ndarray:
+    a.setflags(write=False)
+    return a
+
+
 def predict(lighting: Lighting, view: View) -> tuple[np.ndarray, np.ndarray]:
     """Linear colour of bare board at every pixel, and where it is known."""
-    log, known = lighting.predict_on(view.basis, view.classes)
+    squares = view.squares
+    if squares is None:
+        log, known = lighting.predict_on(view.basis, view.classes)
+    else:
+        log, known = lighting.predict_by_squares(view.basis, squares)
     # ``(np.exp(log) - LOG_FLOOR).clip(1e-4, None)`` in the log's own (fresh) memory: the
     # same numbers without two more arrays of the view's size (a NaN stays NaN either way).
     np.exp(log, out=log)
@@ -336,7 +369,7 @@ def _judged(
     # Where a spot may be seen (hands say nothing), by colour of square: the same for
     # every spot and level, made once.
     seeing = (usable & grey) | saturated
-    seeing_dark, seeing_light = seeing & (view.classes == 0), seeing & (view.classes == 1)
+    seeing_dark, seeing_light = seeing & view.dark, seeing & view.light
     kept, doubtful = [], []
     for s in spots:
         # Only the pixels the spot lights with a tenth of its amplitude or more are looked at
@@ -444,6 +477,15 @@ def _at_saturated(values: np.ndarray, saturated: np.ndarray, ceiling: float, mod
     return values
 
 
+def _at_clipped(values: np.ndarray, clipped: np.ndarray, ceiling: float, model: np.ndarray) -> np.ndarray:
+    """`_at_saturated` with the saturated places as flat indices (``np.flatnonzero`` of the
+    mask, made once for the light fit's passes): the same numbers at the same places, in the
+    same order, without reading the whole mask again each pass. ``values``: C-contiguous."""
+    if len(clipped):
+        np.put(values, clipped, np.maximum(ceiling - np.take(model, clipped), 0.0))
+    return values
+
+
 csum = channel_sum  # the sum over the colour channels (numpy reduces a short last axis slowly)
 
 
@@ -485,12 +527,13 @@ def _box(a: np.ndarray, r: int) -> np.ndarray:
 
 def _window_counts(w: np.ndarray, dark: np.ndarray, light: np.ndarray, r: int) -> np.ndarray:
     """``_box(w, r)``, ``_box(w * dark, r)`` and ``_box(w * light, r)`` as three channels, for
-    weights ``w`` of 0 and 1 only (float) and ``dark``, ``light`` uint8 masks of 0 and 1.
+    weights ``w`` of 0 and 1 only (float, or booleans) and ``dark``, ``light`` uint8 masks of 0
+    and 1.
 
     They are counts: OpenCV sums a float window in float64, exactly here (whole numbers), and
     so it does a uint8 window as integers. One box filter over three uint8 channels gives the
     same float32 numbers as the three over float planes, at half their time."""
-    weights = (w > 0).view(np.uint8)
+    weights = (w if w.dtype == np.bool_ else w > 0).view(np.uint8)
     planes = cv2.merge([weights, weights & dark, weights & light])
     return cv2.boxFilter(
         planes, cv2.CV_32F, (2 * r + 1, 2 * r + 1), normalize=False, borderType=cv2.BORDER_CONSTANT
@@ -534,7 +577,8 @@ def _local_light(
     r2 = _box(w * ls, r)
     det = a11 * a22
     det -= a12 * a12
-    np.putmask(det, np.abs(det) < 1e-12, 1e-12)
+    if not (det.size and det.min() >= 1e-12):  # (a NaN too): most frames' are all far above it
+        np.putmask(det, np.abs(det) < 1e-12, 1e-12)
     a = r1 * a22
     a -= a12 * r2
     a /= det
@@ -542,6 +586,21 @@ def _local_light(
     b -= a12 * r1
     b /= det
     return a, b
+
+
+def _board_levels(a: np.ndarray, pred: np.ndarray, added: np.ndarray) -> np.ndarray:
+    """``to_levels(as_channels(a) * pred + as_channels(added))``: the board lit by the local
+    light ``a`` (a factor) and ``added`` (grey), in levels; the product, the sum and the
+    levels made in the first plane's merged copy (the same operations in the same order;
+    arrays of one float type, as `analyse`'s are: else as written)."""
+    if not (a.dtype == pred.dtype == added.dtype and a.dtype.kind == "f" and pred.shape == (*a.shape, 3)):
+        return to_levels(as_channels(a) * pred + as_channels(added))
+    out = as_channels(a)
+    if not out.flags.writeable:  # (a broadcast view, say)
+        return to_levels(out * pred + as_channels(added))
+    out *= pred
+    out += as_channels(added)
+    return to_levels(out, fresh=True)
 
 
 def _noise(resid: np.ndarray, level: np.ndarray, sel: np.ndarray) -> np.ndarray:
@@ -552,23 +611,35 @@ def _noise(resid: np.ndarray, level: np.ndarray, sel: np.ndarray) -> np.ndarray:
     robustly: a range that a hand or a sleeve fills is far noisier than the model through
     the others, and is left out (a hand's misfit taken for noise would make it fit the board).
     """
-    # Every third row and column is plenty for a few quantiles.
-    sub = (slice(None, None, 3), slice(None, None, 3))
-    s3 = sel[sub]
-    # The selected pixels (their channels), in order: np.compress is a faster boolean index.
-    pick = s3.ravel()
-    v = np.compress(pick, level[sub].reshape(pick.size, -1), axis=0).ravel()
-    e = np.abs(np.compress(pick, resid[sub].reshape(pick.size, -1), axis=0)).ravel()
+    # Every third row and column is plenty for a few quantiles. The selected pixels (their
+    # channels), in order: gathered by their flat indices (`_every_third`), without copying
+    # the strided rows of every third pixel first.
+    at = np.compress(sel[::3, ::3].ravel(), _every_third(sel.shape))
+    v = np.take(level.reshape(sel.size, -1), at, axis=0).ravel()
+    e = np.abs(np.take(resid.reshape(sel.size, -1), at, axis=0)).ravel()
     if len(v) < 100:
         return np.full(level.shape, 4.0, np.float32)
     # The brightness ranges: the parts of ``v`` in rank order (vision.board_fast.rank_parts:
-    # those of ``np.argsort(v)``, without its full sort), each looked at as a set.
-    order = rank_parts(v, NOISE_BINS)
+    # those of ``np.argsort(v)``, without its full sort), each looked at as a set; their
+    # medians read off the sorted levels (numpy sorts floats faster than it partitions them
+    # around the parts' 14 edges).
+    ranked = np.sort(v)
+    order = rank_parts(v, NOISE_BINS, ranked)
     quantiles = split_quantiles(e, order, NOISE_BINS, NOISE_QUANTILE)
-    medians = split_medians(v, order, NOISE_BINS)
+    medians = sorted_medians(ranked, NOISE_BINS)
     rows = [[1.0, m**2] for m in medians]
     ys = [(NOISE_SCALE * q) ** 2 for q in quantiles]
     return _noise_curve(rows, ys, level)
+
+
+@lru_cache(maxsize=8)
+def _every_third(shape: tuple[int, ...]) -> np.ndarray:
+    """The flat indices of the pixels in every third row and column of a view of ``shape``
+    (rows × columns), row by row: ``np.arange(h * w).reshape(h, w)[::3, ::3].ravel()``."""
+    h, w = shape[:2]
+    out = np.arange(h * w).reshape(h, w)[::3, ::3].ravel()
+    out.setflags(write=False)
+    return out
 
 
 def _noise_curve(rows: list[list[float]], ys: list[float], level: np.ndarray) -> np.ndarray:
@@ -628,7 +699,9 @@ def analyse(
     saturated = top_levels >= SATURATED
     any_sat = saturated[..., 0] | saturated[..., 1] | saturated[..., 2]
     judged = ~view.line & ~pieces & ~outside & known
-    w0 = (judged & ~any_sat).astype(np.float32)
+    # The light fit's weights, 0 or 1: booleans (the same products with a colour's sums, and
+    # cheaper to make, compare and count than floats).
+    w0 = judged & ~any_sat
     # What the board shows besides the modelled glare. A 2-D term with a colour picture is
     # made three channels first (`as_channels`: the same numbers, quicker than broadcasting).
     rest = lin - as_channels(lamp)
@@ -636,21 +709,22 @@ def analyse(
     n = (2 * r + 1) ** 2
     # np.var(pred[w0 > 0], axis=0), the same numbers faster (vision.board_fast).
     spread = (
-        float(column_var(np.compress((w0 > 0).ravel(), pred.reshape(w0.size, -1), axis=0)).sum())
+        float(column_var(np.compress(w0.ravel(), pred.reshape(w0.size, -1), axis=0)).sum())
         if w0.any()
         else 1e-3
     )
     lam_a, lam_b = RIDGE * n * spread, RIDGE * n
-    dark, light = (view.classes == 0).view(np.uint8), (view.classes == 1).view(np.uint8)
+    dark, light = view.dark.view(np.uint8), view.light.view(np.uint8)  # made once per view
     fill = max(3.0, FILL_SIGMA * ppu)
-    w = w0.copy()
-    a = np.ones_like(w0)
-    b = np.zeros_like(w0)
-    resid_n = np.zeros_like(w0)
+    w = w0
+    a = np.ones(w0.shape, np.float32)
+    b = np.zeros(w0.shape, np.float32)
+    resid_n = np.zeros(w0.shape, np.float32)
     implausible = np.zeros(w0.shape, bool)
     doubtful = np.zeros(w0.shape, bool)
     sigma = np.full(lin.shape, 4.0, np.float32)
     sums = _light_sums(rest, pred)  # the same every pass: only the weights change
+    clipped = np.flatnonzero(saturated)  # likewise the clipped channels (`_at_clipped`)
     # The bounds on the added light, the same every pass.
     most_added, doubtful_below = B_MAX + B_LAMP * lamp, B_MIN - B_DOUBT * lamp
     added = b + lamp
@@ -667,11 +741,11 @@ def analyse(
         b_f = np.where(filled, _smooth(b * idf, fill) / den, 0.0)
         a, b = np.where(ident, a, a_f), np.where(ident, b, b_f)
         added = b + lamp
-        model = to_levels(as_channels(a) * pred + as_channels(added))
+        model = _board_levels(a, pred, added)
         resid = top_levels - model
         # A clipped channel only says the board is at least that bright.
-        resid = _at_saturated(resid, saturated, SATURATED, model)
-        sigma = _noise(resid, model, w > 0)
+        resid = _at_clipped(resid, clipped, SATURATED, model)
+        sigma = _noise(resid, model, w)
         # ``cmax(np.abs(resid) / sigma)``, in the residuals' own memory (not used again).
         resid = np.divide(np.abs(resid, out=resid), sigma, out=resid)
         resid_n = cmax(resid)
@@ -683,7 +757,7 @@ def analyse(
         # only less than no added light at all is no light.
         doubtful = ident & (b < doubtful_below) & ~implausible
         before = w
-        w = w0 * (resid_n < KEEP_SIGMAS) * ~(implausible | doubtful)
+        w = w0 & (resid_n < KEEP_SIGMAS) & ~(implausible | doubtful)
         if _settled(w, before):
             break
     # Under strong lamp light every colour washes out towards the lamp's: a hand there looks
@@ -721,12 +795,17 @@ def analyse(
     foreign = _grow_from_blobs(strong, strong | weak, ppu)
     # A deep shadow is also what a dark grey sleeve looks like: not foreign (it must not join
     # a hand's palette), but not seen as bare board either.
-    # A hand a shade darker than one colour of square fits there as a shadow: dimmed patches
-    # over one colour only are looked at beside the hands (vision.board_hands).
-    one_colour = _one_colour_shade(shade & judged, log_dim, view.line, view.classes)
-    lit = lamp > HUE_LAMP * board_sum / 3
     # The hand-sized foreign regions, found once for the rules below.
     hands = Hands.of(foreign, dimmed, ppu)
+    if verified is None and len(hands.big):  # (`_shadowed` made it only where it decided a pixel)
+        verified = _verify(judged & dimmed, _dimming(rest, pred, a, b)[1], washed, log_dim, view.line)
+    # A hand a shade darker than one colour of square fits there as a shadow: dimmed patches
+    # over one colour only are looked at beside the hands (vision.board_hands; only there:
+    # without a hand-sized region, no rule reads them).
+    one_colour = (
+        _one_colour_shade(shade & judged, log_dim, view.line, view.classes) if len(hands.big) else None
+    )
+    lit = lamp > HUE_LAMP * board_sum / 3
     parts: list[np.ndarray] = []
     # A piece's sticker under the fingers is no colour of the hand's (vision.board_piece_ink).
     sticker = sticker_faces(lin, hands.mask, ppu)
@@ -859,23 +938,51 @@ class Hands:
     (``big``), their pixels (``mask``) and their ``core``: PALETTE_ERODE px in from the
     outline (whose pixels mix with the board), without the pixels that look like dimmed
     board (a hand's shadow beside it is often foreign too): the core's colours are the
-    hand's own (its palette, and its hue for `vision.board_hand_field.unlike_hand`)."""
+    hand's own (its palette, and its hue for `vision.board_hand_field.unlike_hand`).
 
-    labels: np.ndarray
-    stats: np.ndarray
+    Where the ``foreign`` pixels are too few for any region of them to be hand-sized (most
+    frames without a hand: a few dozen misfit pixels), ``big``, ``mask`` and ``core`` are
+    empty without labelling them, and the labels and stats are made only if asked for (no
+    rule asks where there is no hand: `_under_hands` returns at once). ``found``: the labels
+    and stats where made with the rest."""
+
     big: np.ndarray
     mask: np.ndarray
     core: np.ndarray
+    foreign: np.ndarray
+    found: tuple[np.ndarray, np.ndarray] | None = field(default=None, repr=False)
 
     @classmethod
     def of(cls, foreign: np.ndarray, dimmed: np.ndarray, ppu: int) -> Hands:
-        _, labels, stats, _ = cv2.connectedComponentsWithStats(foreign.astype(np.uint8), connectivity=8)
-        is_big = stats[:, cv2.CC_STAT_AREA] >= BLOB_AREA * ppu * ppu
+        area = BLOB_AREA * ppu * ppu
+        if np.count_nonzero(foreign) < area:
+            none = np.zeros(foreign.shape, bool)
+            return cls(np.flatnonzero(none), none, none.copy(), foreign)
+        labels, stats = _regions(foreign)
+        is_big = stats[:, cv2.CC_STAT_AREA] >= area
         is_big[0] = False
-        mask = is_big[labels]
+        mask = np.take(is_big, labels)  # each pixel its region's flag (np.take: as indexing, faster)
         erode = np.ones((2 * PALETTE_ERODE + 1,) * 2, np.uint8)
         core = (cv2.erode(mask.astype(np.uint8), erode) > 0) & ~dimmed
-        return cls(labels, stats, np.flatnonzero(is_big), mask, core)
+        return cls(np.flatnonzero(is_big), mask, core, foreign, (labels, stats))
+
+    @cached_property
+    def _regions(self) -> tuple[np.ndarray, np.ndarray]:
+        return self.found if self.found is not None else _regions(self.foreign)
+
+    @property
+    def labels(self) -> np.ndarray:
+        return self._regions[0]
+
+    @property
+    def stats(self) -> np.ndarray:
+        return self._regions[1]
+
+
+def _regions(foreign: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The 8-connected regions of ``foreign``: their labels and stats."""
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(foreign.astype(np.uint8), connectivity=8)
+    return labels, stats
 
 
 def _near_hands(hands: np.ndarray, ppu: int) -> np.ndarray:
@@ -886,7 +993,10 @@ def _near_hands(hands: np.ndarray, ppu: int) -> np.ndarray:
 
 
 def _grow_from_blobs(seeds: np.ndarray, allowed: np.ndarray, ppu: int) -> np.ndarray:
-    """``seeds`` plus the ``allowed`` pixels connected to a large seed region."""
+    """``seeds`` plus the ``allowed`` pixels connected to a large seed region (none where the
+    seeds are fewer than a large region's pixels: most frames without a hand)."""
+    if np.count_nonzero(seeds) < BLOB_AREA * ppu * ppu:
+        return seeds
     count, labels = cv2.connectedComponents(allowed.astype(np.uint8), connectivity=8)
     if count <= 1:
         return seeds
@@ -925,14 +1035,15 @@ def _shadowed(
 
     ``weak``: the pixels that misfit the local light (beyond WEAK_SIGMAS), if `analyse` asks.
     Deep is then told only at its shade (dimmed, smooth and weak), the only pixels it asks
-    about, and is False elsewhere; the rest is the same."""
-    dim = csum((rest - as_channels(b)) * pred) / np.maximum(csum(pred * pred), 1e-9)
-    model = to_levels(as_channels(dim) * pred + as_channels(b + lamp))
+    about, and is False elsewhere; smoothness is as before there (at the dimmed weak pixels),
+    and the verified shadow is made only where it decides one of them (most frames without a
+    hand: `_verify_decides`): elsewhere it is None, smoothness the one without it, and the
+    rules that read it make it themselves (`_verify`: the hands', in `analyse`)."""
+    dim, ratio = _dimming(rest, pred, a, b)
+    model = _board_levels(dim, pred, b + lamp)
     resid = _at_saturated(levels - model, saturated, SATURATED, model)
-    fits = cmax(np.abs(resid) / sigma) < SHADOW_SIGMAS
-    # Against the unshadowed light: a window half in shadow has a lowered ``a``.
-    ratio = dim / np.maximum(a, 1.0)
-    log_dim = np.log(np.clip(dim, 1e-3, None)).astype(np.float32)
+    fits = cmax(np.divide(np.abs(resid, out=resid), sigma, out=resid)) < SHADOW_SIGMAS  # (in its memory)
+    log_dim = np.log(np.clip(dim, 1e-3, None)).astype(np.float32, copy=False)
     candidate = fits & (ratio > SHADOW_RANGE[0]) & (ratio < SHADOW_RANGE[1])
     own = usable & candidate
     # Smooth: like the pixels around it (a hand's "dimming" jumps with the square colour under
@@ -949,16 +1060,17 @@ def _shadowed(
     # A shadow that goes on across the grid lines with the same dimming, or the same ramp, is
     # light's (no hand of the board's colour does that): seen board, smooth along its
     # penumbra's ramp even beside the hand that casts it, and not too deep to trust.
-    ppu = line.shape[0] // SIZE
-    verified = verified_shadow(own, own & (ratio < VERIFY_DIM) & ~washed, log_dim, line, ppu, LINE_PX)
-    smooth |= verified
+    deep_px = ratio < DEEP_SHADOW
+    verified: np.ndarray | None = None
+    if weak is None or _verify_decides(own, ratio, washed, weak, smooth, deep_px):
+        verified = _verify(own, ratio, washed, log_dim, line)
+        smooth |= verified
     # A deep shadow over one square looks like a dark sleeve; but a shadow dims dark and
     # light squares alike, where a sleeve of one colour dims them by factors as different as
     # the squares are: where both classes show nearby, equally dimmed, the dimming is light's
     # (``across``). That decides a deep pixel, unless washed out or verified.
-    deep_px = ratio < DEEP_SHADOW
     asked = None if weak is None else candidate & smooth & weak
-    told = deep_px & ~washed & ~verified
+    told = deep_px & ~washed if verified is None else deep_px & ~washed & ~verified
     if asked is not None:
         told &= asked
         if not told.any():
@@ -992,9 +1104,47 @@ def _shadowed(
             lit[masked(labels, across & shadowish)] = True
     lit[0] = False
     across |= np.take(lit, labels)  # each pixel its patch's flag (np.take: as indexing, faster)
-    across |= verified
+    if verified is not None:
+        across |= verified
     deep = (deep_px & ~across) | washed
     return candidate, smooth, deep if asked is None else deep & asked, log_dim, verified
+
+
+def _dimming(
+    rest: np.ndarray, pred: np.ndarray, a: np.ndarray, b: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The grey factor that dims the board's predicted colour ``pred`` to the view less the
+    added light ``b`` (a least-squares fit over the channels), and that factor against the
+    unshadowed light ``a`` (a window half in shadow has a lowered ``a``)."""
+    dim = csum((rest - as_channels(b)) * pred) / np.maximum(csum(pred * pred), 1e-9)
+    return dim, dim / np.maximum(a, 1.0)
+
+
+def _verify(
+    own: np.ndarray, ratio: np.ndarray, washed: np.ndarray, log_dim: np.ndarray, line: np.ndarray
+) -> np.ndarray:
+    """The shadow verified across the grid lines (`vision.board_shadow_verify`) among the
+    ``own`` pixels (dimmed board), of those dimmed by VERIFY_DIM or more and not washed out."""
+    dimmed = own & (ratio < VERIFY_DIM) & ~washed
+    return verified_shadow(own, dimmed, log_dim, line, line.shape[0] // SIZE, LINE_PX)
+
+
+def _verify_decides(
+    own: np.ndarray,
+    ratio: np.ndarray,
+    washed: np.ndarray,
+    weak: np.ndarray,
+    smooth: np.ndarray,
+    deep: np.ndarray,
+) -> bool:
+    """Could the verified shadow (`_verify`: some of the ``own`` pixels dimmed by VERIFY_DIM,
+    not ``washed``) change `_shadowed`'s answer at the pixels `analyse` asks about (dimmed and
+    ``weak``), given the smoothness without it? Only if one of those pixels it may hold is
+    not smooth yet (it would make it so), or is ``deep`` (below DEEP_SHADOW), smooth and not
+    washed out (it would make it light's). Elsewhere it adds smoothness where none is asked
+    about, and a deep pixel it holds is not asked about (tests/test_board_speed_27a.py)."""
+    mine = own & weak & ~washed
+    return bool((mine & (ratio < VERIFY_DIM) & ~smooth).any() or (mine & deep & smooth).any())
 
 
 def _dimmed_alike(
@@ -1053,7 +1203,10 @@ def _deviation(values: np.ndarray, mask: np.ndarray) -> np.ndarray:
     """How far each pixel's value is from the mean of the ``mask`` pixels around it."""
     m = mask.astype(np.float32)
     den = cv2.GaussianBlur(m, (0, 0), SHADOW_SMOOTH)
-    return np.abs(values - cv2.GaussianBlur(values * m, (0, 0), SHADOW_SMOOTH) / np.maximum(den, 1e-6))
+    # ``np.abs(values - blur(values * m) / np.maximum(den, 1e-6))``, in the blur's memory.
+    out = cv2.GaussianBlur(values * m, (0, 0), SHADOW_SMOOTH)
+    out /= np.maximum(den, 1e-6, out=den)
+    return np.abs(np.subtract(values, out, out=out), out=out)
 
 
 def _bridged(shadowish: np.ndarray, log_dim: np.ndarray, line: np.ndarray) -> np.ndarray:
@@ -1146,9 +1299,9 @@ def _under_hands(
     piece's sticker (`vision.board_piece_ink.sticker_faces`), left out of the palettes only."""
     if hands is None:
         hands = Hands.of(foreign, dimmed, ppu)
-    labels, stats, big, blobs = hands.labels, hands.stats, hands.big, hands.mask
-    if not len(big):
+    if not len(hands.big):  # (before asking for the labels: `Hands` makes them only then)
         return np.zeros(foreign.shape, bool)
+    labels, stats, big, blobs = hands.labels, hands.stats, hands.big, hands.mask
     disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * round(CLOSE_RADIUS * ppu) + 1,) * 2)
     # Into a square where no hand shows, a hand seen next door goes on only as a solid hand
     # would: its outline carried on across the grid line (vision.board_hands). Where some of
