@@ -225,8 +225,8 @@ def pyr_down_around(image: np.ndarray, times: int, box: tuple[int, int, int, int
     part = image[cy0:cy1, cx0:cx1]
     for _ in range(times - 1):
         part = cv2.pyrDown(part)
-    # The last halving is written straight into its place in the frame, which is otherwise
-    # left as it comes (a warp reading the box never reads there).
+    # The last halving is written straight into its place in a frame of zeros (a warp reading
+    # the box never reads the rest; zeros keep a read from depending on old memory if one did).
     out = _frame((hs, ws, *image.shape[2:]), image.dtype)
     ph, pw = (part.shape[0] + 1) // 2, (part.shape[1] + 1) // 2  # cv2.pyrDown's size
     place = out[cy0 // k : cy0 // k + ph, cx0 // k : cx0 // k + pw]
@@ -236,8 +236,8 @@ def pyr_down_around(image: np.ndarray, times: int, box: tuple[int, int, int, int
 
 
 def _frame(shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
-    """A picture's memory, not cleared (`pyr_down_around` fills what is read of it)."""
-    return np.empty(shape, dtype)
+    """A picture of zeros for `pyr_down_around` to halve into (a test fills it with noise)."""
+    return np.zeros(shape, dtype)
 
 
 def column_var(x: np.ndarray) -> np.ndarray:
