@@ -142,3 +142,13 @@ def test_a_square_beside_a_hand_is_read_empty_through_its_seen_line(monkeypatch)
     without_line = seen[-1]
     # 0.535 against 0.509 here: the line's pixels are a strip along g2's side.
     assert with_line > without_line + 0.015
+
+
+def test_the_band_layouts_kept_are_bounded() -> None:
+    """One layout per board: reading many boards' layouts keeps only the last BANDS_KEPT."""
+    bls._BANDS.clear()
+    for c in range(bls.BANDS_KEPT + 3):
+        classes = np.full((3 * PPU, 3 * PPU), c % 4, np.int8)
+        classes[0, c] = (c + 1) % 4  # each layout its own
+        bls._band(classes, PPU, LINE_PX)
+    assert len(bls._BANDS) == bls.BANDS_KEPT
