@@ -17,4 +17,5 @@ def median_by_partition(a: np.ndarray) -> np.floating:
     else:
         p = np.partition(a, (h - 1, h, -1))
         mid = (p[h - 1] + p[h]) / 2
-    return p[-1] if np.isnan(p[-1]) else mid
+    # numpy's mean of the middle value(s) sums from +0.0: a median of -0.0 values is +0.0.
+    return p[-1] if np.isnan(p[-1]) else mid + a.dtype.type(0.0)

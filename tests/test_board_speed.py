@@ -38,6 +38,19 @@ def test_median_is_numpys_bit_for_bit():
     assert median(grid) == np.median(grid)
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("n", [1, 2, 3, 4, 5000, 100_001])
+def test_a_median_of_signed_zeros_is_numpys_positive_zero(dtype, n) -> None:
+    # Each path (sort, partition, bins) with -0.0 in the middle: numpy's mean makes it +0.0.
+    a = np.full(n, -0.0, dtype)
+    a[::3] = 0.0
+    if n > 2:
+        a[0], a[-1] = -1.0, 1.0
+    want, got = np.median(a), median(a)
+    assert got == want and np.signbit(got) == np.signbit(want) == False  # noqa: E712
+    assert got.dtype == want.dtype
+
+
 def test_median_keeps_nan():
     assert np.isnan(median(np.array([1.0, np.nan, 2.0])))
 

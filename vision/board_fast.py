@@ -37,23 +37,23 @@ def median(a: np.ndarray) -> np.floating:
         binned = _binned_median(a)
         if binned is not None:
             return binned
+    # numpy takes the mean of the middle value(s), a sum from +0.0: its median of -0.0
+    # values is +0.0. Adding +0.0 does that, and changes no other value.
+    zero = a.dtype.type(0.0)
     if n <= SORT_BELOW // a.itemsize:
         # A short array is sorted faster than numpy partitions it around two or three
-        # places, and a sort leaves the same values there. Only the sign of a zero could
-        # differ (-0.0 and 0.0 are equal, in either order): a zero median is numpy's own.
+        # places, and a sort leaves the same values there (but for the order of -0.0 and
+        # 0.0, which the +0.0 makes alike).
         s = np.sort(a)
         mid = s[h] if n % 2 else (s[h - 1] + s[h]) / 2
-        if np.isnan(s[-1]):
-            return s[-1]
-        if mid != 0:
-            return mid
+        return s[-1] if np.isnan(s[-1]) else mid + zero
     if n % 2:
         p = np.partition(a, (h, -1))
         mid = p[h]
     else:
         p = np.partition(a, (h - 1, h, -1))
         mid = (p[h - 1] + p[h]) / 2
-    return p[-1] if np.isnan(p[-1]) else mid
+    return p[-1] if np.isnan(p[-1]) else mid + zero
 
 
 def _binned_median(a: np.ndarray) -> np.floating | None:
