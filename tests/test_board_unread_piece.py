@@ -13,10 +13,11 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import board_detect
+from vision import board_reader
 from vision.board_geometry import BoardGeometry
 from vision.board_reader import read_board
 from vision.board_synth import SceneParams, random_params, random_position, render, render_placement
+from vision.markers import CORNER_BASE, marker_face
 
 AFTER = "gC1gM4yAyC/gAgDgMxxxxyNbDrD1/gM2yM4yR/1gM1yD5/6yMgRyM/rM6xxbM/rMrM2gNrN1bM1/rR4yM2bR/rCrA4bMbAbC"
 PARAMS = SceneParams(
@@ -57,21 +58,24 @@ def _next_frame(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 def test_corpse_with_an_unreadable_marker_is_not_an_empty_square(
     seed: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # The detector's second look now decodes this marker; without it (as when this was
-    # found) the first look misses it in most frames. The foreign region must then do.
-    monkeypatch.setattr(board_detect, "_second_look", lambda *args: ([], []))
+    # The detector now decodes this marker in most frames (its second look), and how often
+    # its first look misses it depends on the CPU's rounding (on an SSE4-only build it never
+    # did). The test is about the frames where it is missed: the corpse's marker is taken out
+    # of every detection, so the foreign region alone must keep e8 from reading empty.
     shot = render_placement(AFTER, PARAMS, seed=seed)
     assert shot.truth["e8"] == "xx"
+    corpse = next(i for i in range(CORNER_BASE) if marker_face(i) == shot.faces["e8"])
+    detect = board_reader.detect_markers
+
+    def blind(*args, **kwargs):
+        return [m for m in detect(*args, **kwargs) if m.id != corpse]
+
+    monkeypatch.setattr(board_reader, "detect_markers", blind)
     rng = np.random.default_rng(0)
-    states = []
     for _ in range(4):
         e8 = {s.square: s for s in read_board(_next_frame(shot.image, rng)).squares}["e8"]
-        states.append(e8.state)
-        assert e8.state in ("corpse", "unknown"), f"the corpse on e8 was read {e8.state}"
-        if e8.state == "unknown":
-            assert e8.note  # says why, for the console
-    # The scene is a hard one: the marker is not decoded in most of these frames.
-    assert states.count("unknown") >= 2
+        assert e8.state == "unknown", f"the corpse on e8 was read {e8.state}"
+        assert e8.note == board_reader.UNREAD_PIECE  # the region of a piece's size, for the console
 
 
 def test_a_marker_seen_but_not_decoded_under_glare_is_not_an_empty_square() -> None:
