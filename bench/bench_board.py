@@ -39,6 +39,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import pickle
 import statistics
 import sys
 import time
@@ -55,6 +57,21 @@ from vision.board_reader import BoardImageError, BoardTracker, read_board
 from vision.board_synth import Shot, scene
 
 HIDE = 0.5  # share of a piece's footprint under a hand that makes an empty square undecidable
+
+
+def cached_scene(cache: Path, split: str, i: int) -> Shot:
+    """Scene ``i`` of ``split``, rendered once and kept in ``cache`` (a render takes longer
+    than the reads the benchmarks time). Written to a temporary name first: two processes
+    may render the same scene."""
+    path = cache / f"{split}-{i:05d}.pkl"
+    if path.exists():
+        return pickle.loads(path.read_bytes())
+    shot = scene(split, i)
+    cache.mkdir(parents=True, exist_ok=True)
+    part = path.with_suffix(f".{os.getpid()}.part")
+    part.write_bytes(pickle.dumps(shot, protocol=pickle.HIGHEST_PROTOCOL))
+    part.replace(path)
+    return shot
 
 
 def outcome(read_token: str | None, unknown: bool, truth: str | None, hidden: bool) -> str:
@@ -162,6 +179,11 @@ def main() -> int:
     ap.add_argument("--split", default="heldout")
     ap.add_argument("--repeats", type=int, default=3, help="timed reads per frame and path (median kept)")
     ap.add_argument("--json", type=Path, help="also write the figures as JSON")
+    ap.add_argument(
+        "--cache",
+        type=Path,
+        help="keep the rendered scenes here (pickles, as bench/tune_board.py's) and reuse them",
+    )
     args = ap.parse_args()
 
     c: Counter[str] = Counter()
@@ -172,7 +194,7 @@ def main() -> int:
     t_detect: list[float] = []
     with_hand: list[bool] = []  # beside t_still: the scene has a hand
     for i in range(args.start, args.start + args.scenes):
-        shot = scene(args.split, i)
+        shot = scene(args.split, i) if args.cache is None else cached_scene(args.cache, args.split, i)
         img = shot.image
         try:
             read, dt = _timed(lambda img=img: read_board(img), args.repeats)

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
-import pickle
 import sys
 from collections import Counter
 from pathlib import Path
@@ -27,23 +26,13 @@ import numpy as np
 
 from vision.board_geometry import ALL_SQUARES, SIZE, square_index
 from vision.board_reader import BoardImageError, read_board
-from vision.board_synth import Shot, scene
+from vision.board_synth import Shot
 
 _spec = importlib.util.spec_from_file_location("bench_board", Path(__file__).with_name("bench_board.py"))
 assert _spec is not None and _spec.loader is not None
 bench = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(bench)
-
-
-def cached_scene(cache: Path, split: str, i: int) -> Shot:
-    """Scene ``i`` of ``split``, rendered once and kept in ``cache``."""
-    path = cache / f"{split}-{i:05d}.pkl"
-    if path.exists():
-        return pickle.loads(path.read_bytes())
-    shot = scene(split, i)
-    cache.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(pickle.dumps(shot, protocol=pickle.HIGHEST_PROTOCOL))
-    return shot
+cached_scene = bench.cached_scene  # scenes rendered once, kept in --cache
 
 
 def _near_hand(shot: Shot, sq: str) -> bool:

@@ -89,3 +89,22 @@ def test_the_still_times_are_also_given_for_frames_without_and_with_a_hand() -> 
     assert groups["with a hand"] == pytest.approx((65.0, 80.0, 2))
     empty = bench._by_hand([0.010], [False])["with a hand"]  # no frame with a hand: no figure
     assert empty[2] == 0 and empty[0] != empty[0]
+
+
+def test_a_cached_scene_is_rendered_once_and_read_back_the_same(tmp_path, monkeypatch) -> None:
+    import numpy as np
+
+    from vision.board_synth import scene
+
+    rendered: list[tuple[str, int]] = []
+
+    def render(split: str, i: int):
+        rendered.append((split, i))
+        return scene(split, i)
+
+    monkeypatch.setattr(bench, "scene", render)
+    first = bench.cached_scene(tmp_path, "tune", 7)
+    again = bench.cached_scene(tmp_path, "tune", 7)
+    assert rendered == [("tune", 7)]  # the second came from the file
+    assert np.array_equal(first.image, again.image) and first.truth == again.truth
+    assert [p.name for p in tmp_path.iterdir()] == ["tune-00007.pkl"]  # no part file left
