@@ -58,14 +58,16 @@ def test_a_spot_losing_a_little_too_much_contrast_is_doubtful(skew: float, kept:
     assert (len(found.kept), len(found.doubtful)) == (kept, doubtful)
 
 
-@pytest.mark.parametrize("index", [1668, 903])
+@pytest.mark.parametrize("index", [1668])
 def test_a_reflection_the_lighting_bent_towards_is_kept_on_the_refit(
     index: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Tune 1668: one reflection (0.33 linear, a square wide) over the middle of a board half
     # covered by pieces; the first lighting fit, on 50 squares, takes up part of it, and the
     # spot loses 32 % of the contrast (30 % allowed). Dropped, its light made 13 bare squares
-    # "covered". Tune 903: two reflections losing 32 and 35 %, 7 squares.
+    # "covered". (Tune 903, two reflections losing 32 and 35 %, was the second case until
+    # OpenCV 5.1, on which the same squares read the same with the second judgement or
+    # without it: the scene no longer tests it.)
     shot = scene("tune", index)
     clear = [sq for sq in ALL_SQUARES if shot.hidden[sq] == 0 and not shot.truth[sq]]
 

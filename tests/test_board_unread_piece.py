@@ -78,16 +78,32 @@ def test_corpse_with_an_unreadable_marker_is_not_an_empty_square(
         assert e8.note == board_reader.UNREAD_PIECE  # the region of a piece's size, for the console
 
 
-def test_a_marker_seen_but_not_decoded_under_glare_is_not_an_empty_square() -> None:
+def test_a_marker_seen_but_not_decoded_under_glare_is_not_an_empty_square(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """A 1280×720 scene, pale grey board, a lamp's reflection over the top rank: the white
     discs of the pieces on f9 and h9 match the light squares, their blurred markers are too
     small a region to count, and both squares were read empty. The detector still sees a
-    dark quad of a piece marker's size on each."""
+    dark quad of a piece marker's size on each.
+
+    OpenCV 5.1 decodes f9's marker: the test hands the detector's decodes of these two pieces
+    back as the quads it saw, so both squares take the path where the marker is not decoded,
+    whichever OpenCV reads the scene."""
     rng = np.random.default_rng([78, 70])
     params = random_params(rng, (1280, 720))
     shot = render(random_position(rng), params, rng)
     assert (shot.truth["f9"], shot.truth["h9"]) == ("rM", "xx") and not params.hands
+    hidden = {i for i in range(CORNER_BASE) if marker_face(i) in (shot.faces["f9"], shot.faces["h9"])}
+    detect = board_reader.detect_markers
+
+    def undecoded(*args, **kwargs):
+        found = detect(*args, **kwargs)
+        if kwargs.get("unread") is not None:
+            kwargs["unread"] += [m.corners.astype(np.float64) for m in found if m.id in hidden]
+        return [m for m in found if m.id not in hidden]
+
+    monkeypatch.setattr(board_reader, "detect_markers", undecoded)
     read = {s.square: s for s in read_board(shot.image).squares}
     for square in ("f9", "h9"):
         assert read[square].state == "unknown", f"{square} read {read[square].state}"
-        assert "marker" in read[square].note
+        assert read[square].note == board_reader.UNREAD_MARKER
