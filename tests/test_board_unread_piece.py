@@ -64,6 +64,8 @@ def test_corpse_with_an_unreadable_marker_is_not_an_empty_square(
     # of every detection, so the foreign region alone must keep e8 from reading empty.
     shot = render_placement(AFTER, PARAMS, seed=seed)
     assert shot.truth["e8"] == "xx"
+    e8 = read_board(shot.image).square("e8")
+    assert e8.state in ("corpse", "unknown"), f"the corpse on e8 was read {e8.state}"
     corpse = next(i for i in range(CORNER_BASE) if marker_face(i) == shot.faces["e8"])
     detect = board_reader.detect_markers
 
