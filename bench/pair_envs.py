@@ -18,6 +18,7 @@ Uses the renders `bench/tune_board.py` caches (rendered here if missing).
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import statistics
 import subprocess
@@ -26,6 +27,11 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parents[1]
 CACHE = Path("/tmp/board_tune")
+
+_spec = importlib.util.spec_from_file_location("bench_board", Path(__file__).with_name("bench_board.py"))
+assert _spec is not None and _spec.loader is not None
+bench = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(bench)
 
 # The worker: one line in (split, frame), one JSON line out (wall and CPU seconds, a hand or not).
 WORKER = r"""
@@ -38,11 +44,15 @@ bench = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(bench)
 from vision.board_reader import BoardTracker
 print(json.dumps({"opencv": cv2.__version__}), flush=True)
+last = None  # (split, frame), its render and a tracker whose homography it fixed
 for line in sys.stdin:
     split, i = line.split()
-    shot = bench.cached_scene(Path(sys.argv[2]), split, int(i))
-    tracker = BoardTracker(reuse=False)
-    tracker.read(shot.image)
+    if last is None or last[0] != (split, i):
+        shot = bench.cached_scene(Path(sys.argv[2]), split, int(i))
+        tracker = BoardTracker(reuse=False)
+        tracker.read(shot.image)
+        last = ((split, i), shot, tracker)
+    _, shot, tracker = last
     w0, c0 = time.perf_counter(), time.process_time()
     tracker.read(shot.image)
     w1, c1 = time.perf_counter(), time.process_time()
@@ -77,11 +87,6 @@ class Worker:
         assert self.proc.stdin is not None
         self.proc.stdin.close()
         self.proc.wait()
-
-
-def _p95(values: list[float]) -> float:
-    ranked = sorted(values)
-    return ranked[max(0, -(-95 * len(ranked) // 100) - 1)]
 
 
 def main() -> int:
@@ -124,9 +129,10 @@ def main() -> int:
         n = [statistics.median(times["new"][i]) for i in group]
         d = [y - x for x, y in zip(b, n, strict=True)]
         q = [y / x for x, y in zip(b, n, strict=True)]
+        (b_med, b_p95), (n_med, n_p95) = bench._quantiles(b), bench._quantiles(n)
         print(
-            f"| {name} ({len(group)}) | {statistics.median(b):.1f} / {_p95(b):.1f} ms "
-            f"| {statistics.median(n):.1f} / {_p95(n):.1f} ms "
+            f"| {name} ({len(group)}) | {b_med:.1f} / {b_p95:.1f} ms "
+            f"| {n_med:.1f} / {n_p95:.1f} ms "
             f"| {statistics.median(d):+.2f} / {statistics.mean(d):+.2f} ms | × {statistics.median(q):.3f} |"
         )
     return 0
