@@ -112,34 +112,25 @@ def test_a_square_beside_a_hand_is_read_empty_through_its_seen_line(monkeypatch)
     The test measures g2's seen share (``Verdict.seen``, FREE_ENOUGH is 0.5) rather than the
     read: without the seen line g2 sits just above or below 0.5 (0.509 on an AVX2 machine,
     under 0.5 on the one the test was written on), so a read would test the CPU's rounding."""
-    from vision import board_reader, board_surface
-    from vision.board_geometry import ALL_SQUARES
+    from tests.seen_shares import seen_shares
+    from vision import board_surface
     from vision.board_reader import read_board
     from vision.board_synth import scene
 
     shot = scene("tune", 153)
     assert shot.truth["g2"] == "" and shot.hide["g2"] < 0.05
-    g2 = ALL_SQUARES.index("g2")
-    judge = board_reader.judge_squares
-    seen: list[float] = []
-
-    def spy(*a, **k):
-        verdicts = judge(*a, **k)
-        seen.append(verdicts[g2].seen)
-        return verdicts
-
-    monkeypatch.setattr(board_reader, "judge_squares", spy)
+    seen = seen_shares(monkeypatch)
     assert read_board(shot.image).square("g2").state == "empty"
-    assert seen[-1] > 0.95
+    assert seen["g2"] > 0.95
     # The hand's hue beside g2 (vision.board_hand_field) and the step in colour from the hand
     # to g2 (vision.board_hand_step) also free its pixels: left out.
     monkeypatch.setattr(board_surface, "unlike_hand", lambda *a, **k: np.zeros(a[0].shape[:2], bool))
     monkeypatch.setattr(board_surface, "step_bounded", lambda levels, *a: np.zeros(levels.shape[:2], bool))
     read_board(shot.image)
-    with_line = seen[-1]
+    with_line = seen["g2"]
     monkeypatch.setattr(board_surface, "seen_lines", lambda *a: np.zeros(a[6].shape, bool))
     read_board(shot.image)
-    without_line = seen[-1]
+    without_line = seen["g2"]
     # 0.535 against 0.509 here: the line's pixels are a strip along g2's side.
     assert with_line > without_line + 0.015
 

@@ -123,23 +123,15 @@ def test_tune_scene_483_reads_the_squares_beside_the_fingers(monkeypatch) -> Non
     Without the sticker rule, b1's and c2's seen shares (``Verdict.seen``, *empty* from 0.5)
     are 0.48 and 0.02 on OpenCV 5.0 and 0.86 and 0.22 on 5.1: the rule must lift both well
     clear, however the rest of the read rounds at the margin."""
-    from vision import board_reader, board_surface
-    from vision.board_geometry import ALL_SQUARES
+    from tests.seen_shares import seen_shares
+    from vision import board_surface
     from vision.board_reader import read_board
     from vision.board_synth import scene
 
     shot = scene("tune", 483)
     assert shot.truth["b1"] == "" and shot.truth["c2"] == "" and shot.truth["b2"]
     assert shot.hide["b1"] == 0 and shot.hide["c2"] == 0
-    judge = board_reader.judge_squares
-    seen: dict[str, float] = {}
-
-    def spy(*a, **k):
-        verdicts = judge(*a, **k)
-        seen.update({ALL_SQUARES[i]: v.seen for i, v in verdicts.items()})
-        return verdicts
-
-    monkeypatch.setattr(board_reader, "judge_squares", spy)
+    seen = seen_shares(monkeypatch)
     read = read_board(shot.image)
     assert read.square("b1").state == "empty" and read.square("c2").state == "empty"
     with_rule = dict(seen)
