@@ -5,9 +5,11 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import traceback
@@ -26,6 +28,32 @@ from hypothesis import HealthCheck, settings
 settings.register_profile("ci", deadline=None, max_examples=100, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("thorough", deadline=None, max_examples=2000)
 settings.load_profile(os.environ.get("REFEREE_HYPOTHESIS", "ci"))
+
+
+# -- the synthetic scenes' renders, kept for one test run (tests/scene_cache.py) ------------------
+
+
+_made_scene_folder = pytest.StashKey[str]()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The controller names a fresh folder before the xdist workers start; they inherit it."""
+    from tests.scene_cache import ENV
+
+    if hasattr(config, "workerinput") or os.environ.get(ENV):
+        return
+    folder = tempfile.mkdtemp(prefix="referee-test-scenes-")
+    os.environ[ENV] = folder
+    config.stash[_made_scene_folder] = folder
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    from tests.scene_cache import ENV
+
+    folder = config.stash.get(_made_scene_folder, None)
+    if folder:
+        shutil.rmtree(folder, ignore_errors=True)
+        os.environ.pop(ENV, None)
 
 
 # -- the real daemon, started as a process ---------------------------------------------------------

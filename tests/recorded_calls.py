@@ -35,8 +35,8 @@ def analyse_calls(tune_scenes: Iterable[int]) -> list[Call]:
     """`board_surface.analyse`'s arguments on the given tune scenes, as `judge_squares` makes
     them in a stateless read."""
     import vision.board_squares as board_squares
+    from tests.scene_cache import scene
     from vision.board_reader import read_board
-    from vision.board_synth import scene
 
     def read_all() -> None:
         for index in tune_scenes:

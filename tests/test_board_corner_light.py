@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import pytest
 
+from tests.scene_cache import scene
 from vision.board_reader import read_board
-from vision.board_synth import scene
 
 
 @pytest.mark.parametrize(("index", "squares"), [(2590, ("i9",)), (1069, ("i1",)), (1665, ("i1",))])

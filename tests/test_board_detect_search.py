@@ -7,10 +7,10 @@ from functools import cache
 
 import numpy as np
 
+from tests.scene_cache import scene
 from vision.board_detect import HomographyFit, Marker, board_roi, detect_markers, square_side_px
 from vision.board_geometry import SIZE
 from vision.board_reader import BoardTracker, _gray, read_with
-from vision.board_synth import scene
 from vision.markers import CORNER_BASE, marker_image
 
 # Tune scenes: 4 and 5 with hands, 2 without (one still read each).

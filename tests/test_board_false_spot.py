@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from tests.scene_cache import scene
 from vision.board_geometry import DEFAULT_GEOMETRY, SIZE, square_index
 from vision.board_reader import read_board
 from vision.board_squares import PPU
 from vision.board_surface import View, analyse, to_linear
-from vision.board_synth import scene
 
 DARK = np.array([0.06, 0.15, 0.26])  # linear B, G, R of the wood scheme's squares
 LIGHT = np.array([0.30, 0.58, 0.79])

@@ -12,13 +12,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests.scene_cache import scene
 from vision import board_surface
 from vision.board_geometry import ALL_SQUARES, DEFAULT_GEOMETRY, SIZE
 from vision.board_glare import Spot, spot_map
 from vision.board_reader import read_board
 from vision.board_squares import PPU
 from vision.board_surface import SPOT_CONTRAST, View, judge_spots
-from vision.board_synth import scene
 
 N = SIZE * PPU
 DARK = np.array([0.06, 0.15, 0.26])  # linear B, G, R of the wood scheme's squares

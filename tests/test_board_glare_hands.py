@@ -3,9 +3,9 @@ not show either (`vision.board_surface._under_hands`)."""
 
 from __future__ import annotations
 
+from tests.scene_cache import scene
 from vision.board_geometry import ALL_SQUARES, square_index
 from vision.board_reader import read_board
-from vision.board_synth import scene
 
 
 def _near_a_hand(shot, square: str) -> bool:

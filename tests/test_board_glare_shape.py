@@ -11,12 +11,12 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.scene_cache import scene
 from vision import board_detect
 from vision.board_detect import detect_markers
 from vision.board_geometry import SIZE, square_index
 from vision.board_glare import MAX_ASPECT, Spot, fit_spots, spot_map
 from vision.board_squares import PPU
-from vision.board_synth import scene
 
 N = SIZE * PPU
 ALL = np.ones((N, N), bool)

@@ -15,11 +15,11 @@ import numpy as np
 import pytest
 
 from tests.drawn_hands import PPU, N, verdicts
+from tests.scene_cache import scene
 from vision import board_surface
 from vision.board_hand_curves import MARGIN, beyond_curves
 from vision.board_hand_edges import beyond_outlines
 from vision.board_reader import read_board
-from vision.board_synth import scene
 
 
 def _palm(cx: float = 70.0, cy: float = 150.0, r: float = 40.0) -> np.ndarray:

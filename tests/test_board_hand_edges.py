@@ -14,10 +14,10 @@ import numpy as np
 import pytest
 
 from tests.drawn_hands import PPU, N, verdicts
+from tests.scene_cache import scene
 from vision import board_surface
 from vision.board_hand_edges import MARGIN, beyond_outlines
 from vision.board_reader import read_board
-from vision.board_synth import scene
 
 
 def _sleeve(width: float = 30.0, slope: float = 0.45, y0: float = 80.0) -> np.ndarray:

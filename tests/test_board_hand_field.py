@@ -110,9 +110,9 @@ def test_tune_scene_squares_beside_a_hand_of_a_near_colour_are_read(monkeypatch:
     # Tune scene 83: a hand whose colours are close to the board's; c3 beside it is bare.
     # The hand's hue, predicted beside it, does not fit its pixels: it reads empty. Without
     # the prediction it was unknown ("beside a hand of the board's colour").
+    from tests.scene_cache import scene
     from vision import board_surface
     from vision.board_reader import read_board
-    from vision.board_synth import scene
 
     shot = scene("tune", 83)
     read = read_board(shot.image)

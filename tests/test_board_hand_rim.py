@@ -11,11 +11,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests.scene_cache import scene
 from vision.board_geometry import SIZE
 from vision.board_reader import read_board
 from vision.board_rim import board_rim
 from vision.board_squares import PPU
-from vision.board_synth import scene
 
 N = SIZE * PPU
 V, U = np.mgrid[0:N, 0:N].astype(np.float32)

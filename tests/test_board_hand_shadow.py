@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from tests.scene_cache import scene
 from vision.board_geometry import ALL_SQUARES, SIZE
 from vision.board_hands import dimmed_hand_parts, shadow_direction
 from vision.board_reader import read_board
 from vision.board_squares import PPU
-from vision.board_synth import scene
 
 N = SIZE * PPU
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests.scene_cache import scene
 from vision import board_surface
 from vision.board_hand_step import step_bounded
 from vision.board_reader import read_board
-from vision.board_synth import scene
 
 N = 48
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from tests.scene_cache import scene
 from tests.test_board_surface import LIGHT, _board, _box_of, _judge, _to_image
 from vision.board_geometry import ALL_SQUARES, SIZE
 from vision.board_hands import reach_across_lines
 from vision.board_reader import read_board
 from vision.board_squares import PPU
-from vision.board_synth import scene
 
 N = SIZE * PPU
 

@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 
 import vision.board_squares as bsq
+from tests.scene_cache import scene
 from vision.board_geometry import DEFAULT_GEOMETRY, LIGHT, SIZE
 from vision.board_lighting import Lighting, checker_contrast
 from vision.board_reader import read_board
-from vision.board_synth import scene
 
 # Log B, G, R of a green and a cream square, and of a blue sleeve.
 GREEN = np.log(np.array([0.08, 0.19, 0.05]))

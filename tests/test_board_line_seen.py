@@ -112,10 +112,10 @@ def test_a_square_beside_a_hand_is_read_empty_through_its_seen_line(monkeypatch)
     The test measures g2's seen share (``Verdict.seen``, FREE_ENOUGH is 0.5) rather than the
     read: without the seen line g2 sits just above or below 0.5 (0.509 on an AVX2 machine,
     under 0.5 on the one the test was written on), so a read would test the CPU's rounding."""
+    from tests.scene_cache import scene
     from tests.seen_shares import seen_shares
     from vision import board_surface
     from vision.board_reader import read_board
-    from vision.board_synth import scene
 
     shot = scene("tune", 153)
     assert shot.truth["g2"] == "" and shot.hide["g2"] < 0.05

@@ -11,9 +11,9 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.scene_cache import scene
 from vision.board_detect import HomographyFit, Marker, pieces_disagree
 from vision.board_reader import read_board
-from vision.board_synth import scene
 
 PX = 100.0  # pixels per square of the drawn grid below
 

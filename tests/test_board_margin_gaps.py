@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from tests.scene_cache import scene
 from tests.test_board_surface import DARK, _board, _box_of, _judge, _to_image
 from vision.board_gaps import hands_hues, hue_bins, spanned_gaps
 from vision.board_geometry import ALL_SQUARES
 from vision.board_reader import read_board
 from vision.board_squares import PPU
-from vision.board_synth import scene
 
 GLOVE = np.array([0.45, 0.12, 0.05])  # linear B, G, R: a blue glove, a hue the wood board lacks
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from tests.scene_cache import scene
 from vision.board_gaps import HUE_DARKEST, hue_bins
 from vision.board_near_colour import near_hand_colour
 from vision.board_reader import read_board
-from vision.board_synth import scene
 
 PPU = 24
 

@@ -123,10 +123,10 @@ def test_tune_scene_483_reads_the_squares_beside_the_fingers(monkeypatch) -> Non
     Without the sticker rule, b1's and c2's seen shares (``Verdict.seen``, *empty* from 0.5)
     are 0.48 and 0.02 on OpenCV 5.0 and 0.86 and 0.22 on 5.1: the rule must lift both well
     clear, however the rest of the read rounds at the margin."""
+    from tests.scene_cache import scene
     from tests.seen_shares import seen_shares
     from vision import board_surface
     from vision.board_reader import read_board
-    from vision.board_synth import scene
 
     shot = scene("tune", 483)
     assert shot.truth["b1"] == "" and shot.truth["c2"] == "" and shot.truth["b2"]

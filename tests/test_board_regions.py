@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from referee.board_follower import hand_over_board
 from referee.board_inference import Observation
 from referee.commands import read_board as read_board_command
+from tests.scene_cache import scene
 from vision import board_surface
 from vision.board_geometry import ALL_SQUARES, SIZE, square_name
 from vision.board_reader import read_board
@@ -32,7 +33,7 @@ from vision.board_regions import (
     kept_whole,
     shows_board,
 )
-from vision.board_synth import Hand, SceneParams, random_params, render_placement, scene
+from vision.board_synth import Hand, SceneParams, random_params, render_placement
 
 START = "gCgAgM3yMyAyC/gRgDgM3yMyDyR/gMgMgN3yNyMyM/9/9/9/rMrMrN3bNbMbM/rRrD4bMbDbR/rCrArM3bMbAbC"
 SKIN, SLEEVE = (120, 150, 200), (60, 60, 60)

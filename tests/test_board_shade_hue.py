@@ -6,10 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests.scene_cache import scene
 from vision import board_surface
 from vision.board_reader import read_board
 from vision.board_shade_hue import off_hue_shade
-from vision.board_synth import scene
 
 N = 90  # a 10 px-per-square view: ppu = N // 9
 LIGHT = np.float32([0.125, 0.364, 0.499])  # B, G, R of a light square, linear light

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from tests.scene_cache import scene
 from vision.board_geometry import DEFAULT_GEOMETRY
 from vision.board_reader import read_board
 from vision.board_squares import PPU
 from vision.board_surface import View, _shadowed, to_levels
-from vision.board_synth import scene
 
 VIEW = View.of(DEFAULT_GEOMETRY, PPU)
 N = VIEW.classes.shape[0]

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from tests.scene_cache import scene
 from vision.board_geometry import SIZE
 from vision.board_reader import read_board
 from vision.board_shadow_verify import ramp_deviation, verified_shadow
 from vision.board_squares import PPU
 from vision.board_surface import LINE_PX, SHADOW_DEV, _deviation
-from vision.board_synth import scene
 
 N = SIZE * PPU
 _IDX = np.arange(N) % PPU

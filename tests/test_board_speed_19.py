@@ -8,7 +8,7 @@ import pytest
 
 @pytest.fixture(scope="module")
 def clean_scene():
-    from vision.board_synth import scene
+    from tests.scene_cache import scene
 
     shot = scene("tune", 2)  # no hand: the light fit's weights settle after two passes
     assert not shot.params.hands

@@ -379,9 +379,9 @@ def test_fit_lighting_is_the_plain_one(spread, bare, unknown, maze, seed):
 def real_inputs():
     """Every call of the replaced functions in the reads of a few tune scenes (glare spots,
     hands, a spot refitted held at the bound, an ellipse kept), with its arguments."""
+    from tests.scene_cache import scene
     from vision import board_squares
     from vision.board_reader import read_board
-    from vision.board_synth import scene
 
     calls: dict[str, list] = {}
     real = {

@@ -465,8 +465,8 @@ def hand_rule_calls():
     """The arguments `analyse` gives the rewritten hand rules in three tune scenes with hands
     (camera-still reads: the reader's own path)."""
     import vision.board_surface as board_surface
+    from tests.scene_cache import scene
     from vision.board_reader import BoardTracker
-    from vision.board_synth import scene
 
     names = (
         "step_bounded",

@@ -696,7 +696,7 @@ def test_sticker_faces_in_the_hands_box_are_the_views(seed, ppu, stickers, blobs
 @pytest.fixture(scope="module")
 def real_reads():
     """Two tune scenes with a hand, read by `read_board` (their squares and regions)."""
-    from vision.board_synth import scene
+    from tests.scene_cache import scene
 
     return [scene("tune", index).image for index in (4, 10)]
 

@@ -226,7 +226,7 @@ def test_pieces_placed_from_the_stacked_corners_are_round_24s(count, seed, scale
 
 def test_real_frames_place_the_pieces_of_round_24():
     import vision.board_reader as board_reader
-    from vision.board_synth import scene
+    from tests.scene_cache import scene
 
     def read_all() -> None:
         for index in (2, 10, 47, 1234):

@@ -215,8 +215,8 @@ def test_hands_as_found_give_the_plain_parts_and_hues(seed, ppu, blobs, density,
 def under_hands_calls():
     """`_under_hands`' arguments in three tune scenes with hands (camera-still reads)."""
     from tests.recorded_calls import recorded_calls
+    from tests.scene_cache import scene
     from vision.board_reader import BoardTracker
-    from vision.board_synth import scene
 
     calls = []
     for index in (4, 25, 1411):

@@ -352,8 +352,8 @@ def recorded():
     """The calls of the rewritten functions in camera-still reads of three tune frames with a
     hand (32 and 135: among tune 0–199's slowest hand frames, many bridges; 4: as round 24's)."""
     import vision.board_surface as board_surface
+    from tests.scene_cache import scene
     from vision.board_reader import BoardTracker
-    from vision.board_synth import scene
 
     trackers = []
     for index in (4, 32, 135):
@@ -426,8 +426,8 @@ def hand_rule_calls():
     """`_under_hands`' and `unlike_hand`'s calls in camera-still reads of tune 4, 32 and 135
     (every rewritten `pixels_of` is read within them)."""
     import vision.board_surface as board_surface
+    from tests.scene_cache import scene
     from vision.board_reader import BoardTracker
-    from vision.board_synth import scene
 
     trackers = []
     for index in (4, 32, 135):

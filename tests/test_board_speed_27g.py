@@ -498,9 +498,9 @@ _REPLACED = {
 def real_inputs():
     """Every call of the replaced functions in the stateless and camera-still reads of a few tune scenes (glare spots, hands, an ellipse kept, a spot held
     at the bound)."""
+    from tests.scene_cache import scene
     from vision import board_squares
     from vision.board_reader import BoardTracker
-    from vision.board_synth import scene
 
     calls: dict[str, list] = {}
 

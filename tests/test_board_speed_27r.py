@@ -15,12 +15,12 @@ from hypothesis import strategies as st
 
 from tests.recorded_calls import recorded_calls
 from tests.same_bits import same_values
+from tests.scene_cache import scene
 from vision import board_detect, board_fast, board_reader, board_regions, board_squares
 from vision.board_detect import AROUND, HomographyFit, Marker, _sides, board_roi, square_side_px
 from vision.board_geometry import ALL_SQUARES, DEFAULT_GEOMETRY, SIZE, square_index
 from vision.board_reader import PIECE_SEARCH_SIDE, BoardTracker, _Expected, _Placed, piece_reach
 from vision.board_squares import PPU, least_free, top_view
-from vision.board_synth import scene
 from vision.markers import CORNER_BASE
 
 # Tune scenes: 2 without a hand, 4 with hands (one still read each).

@@ -10,12 +10,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests.scene_cache import scene
 from vision.board_geometry import ALL_SQUARES, DEFAULT_GEOMETRY, SIZE, square_index
 from vision.board_glare import fit_spots
 from vision.board_reader import _Placed, piece_reach, read_board
 from vision.board_squares import CENTRE_BOX, PIECE_RADIUS, PPU, PieceReach, judge_squares
 from vision.board_surface import _noise, _widen
-from vision.board_synth import scene
 
 DARK = np.array([0.06, 0.15, 0.26])  # linear B, G, R of the wood scheme's squares
 LIGHT = np.array([0.30, 0.58, 0.79])

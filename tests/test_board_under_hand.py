@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import pytest
 
+from tests.scene_cache import scene
 from vision.board_reader import read_board
-from vision.board_synth import scene
 
 
 def test_pieces_under_a_hand_of_the_dark_squares_colour_are_not_read_empty() -> None:
